@@ -1,0 +1,194 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
+import {
+    AdaptiveStop,
+    DEFAULT_ADAPTIVE_OPTIONS,
+    EVIDENCE_RELEVANCE,
+    MIN_RELEVANCE,
+    type AdaptivePage,
+    type QueryTerms,
+} from '../../src/focus/adaptive.js';
+
+const words = (text: string): string[] => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+/** Minimal query: lowercase words, exact match. */
+function queryOf(text: string): QueryTerms {
+    const terms = words(text);
+    return {
+        size: terms.length,
+        terms,
+        termsIn(body: string) {
+            const present = new Set(words(body));
+            return new Set(terms.flatMap((term, i) => (present.has(term) ? [i] : [])));
+        },
+    };
+}
+
+const query = queryOf('student housing');
+const blindJunk: AdaptivePage = { relevance: 0, markdown: 'Campus news of the week.', blind: true };
+const linkedJunk: AdaptivePage = { ...blindJunk, blind: false };
+const relevant = (markdown: string): AdaptivePage => ({ relevance: 0.5, markdown, blind: false });
+
+/** `n` paragraphs of distinct filler, each mentioning `mention`. */
+function paragraphsAbout(mention: string, n: number, tag: string): string {
+    return Array.from({ length: n }, (_, i) => `Paragraph ${tag}-${i} about ${mention} with some more words.`).join('\n\n');
+}
+
+function observeAll(stop: AdaptiveStop, pages: AdaptivePage[]) {
+    return pages.map((page) => stop.observe(page));
+}
+
+describe('AdaptiveStop', () => {
+    it('defaults to patience 5, minGain 0.05, evidencePerTerm 3, coverageThreshold 0.8', () => {
+        expect(DEFAULT_ADAPTIVE_OPTIONS).toEqual({ patience: 5, minGain: 0.05, evidencePerTerm: 3, coverageThreshold: 0.8 });
+    });
+
+    it('stops with no_relevant_pages after 10 blind pages with patience 5', () => {
+        const stop = new AdaptiveStop(query, { patience: 5 });
+        const verdicts = observeAll(stop, Array(10).fill(blindJunk));
+        expect(verdicts.slice(0, 9).every((v) => v.stop === null && !v.hit)).toBe(true);
+        expect(verdicts[9]!.stop).toBe('no_relevant_pages');
+        expect(stop.summary().stopReason).toBe('no_relevant_pages');
+    });
+
+    it('scales the cold stop with patience', () => {
+        const stop = new AdaptiveStop(query, { patience: 2 });
+        expect(observeAll(stop, Array(4).fill(blindJunk)).map((v) => v.stop)).toEqual([null, null, null, 'no_relevant_pages']);
+    });
+
+    it('does not count irrelevant pages reached through promising links towards the cold stop', () => {
+        const stop = new AdaptiveStop(query);
+        expect(observeAll(stop, Array(30).fill(linkedJunk)).every((v) => v.stop === null)).toBe(true);
+        // A promising link that disappoints also breaks a run of blind pages.
+        observeAll(stop, Array(9).fill(blindJunk));
+        stop.observe(linkedJunk);
+        expect(observeAll(stop, Array(9).fill(blindJunk)).every((v) => v.stop === null)).toBe(true);
+        expect(stop.observe(blindJunk).stop).toBe('no_relevant_pages');
+    });
+
+    it('gives no evidence and no staleness for pages in the neutral band, but ends a cold run', () => {
+        const neutral: AdaptivePage = { relevance: (MIN_RELEVANCE + EVIDENCE_RELEVANCE) / 2, markdown: paragraphsAbout('student housing', 5, 'n'), blind: true };
+        const stop = new AdaptiveStop(query);
+        observeAll(stop, Array(9).fill(blindJunk));
+        expect(stop.observe(neutral)).toEqual({ hit: false, stop: null });
+        expect(observeAll(stop, Array(9).fill(blindJunk)).every((v) => v.stop === null)).toBe(true);
+        expect(stop.summary().termEvidence).toEqual([0, 0]);
+
+        expect(stop.observe(relevant(paragraphsAbout('student', 1, 'r'))).hit).toBe(true);
+        expect(observeAll(stop, Array(20).fill(neutral)).every((v) => v.stop === null && !v.hit)).toBe(true);
+        expect(stop.summary()).toMatchObject({ termEvidence: [1, 0], sources: 1, relevantPages: 22 });
+    });
+
+    it('treats the band edges as: 0.05 neutral, 0.15 evidence', () => {
+        const stop = new AdaptiveStop(query);
+        const markdown = paragraphsAbout('housing', 2, 'edge');
+        expect(stop.observe({ relevance: MIN_RELEVANCE, markdown, blind: false }).hit).toBe(false);
+        expect(stop.observe({ relevance: EVIDENCE_RELEVANCE, markdown, blind: false }).hit).toBe(true);
+        expect(stop.summary().termEvidence).toEqual([0, 2]);
+    });
+
+    it('needs two sources for coverage: one rich page alone does not stop early', () => {
+        const rich = relevant(`${paragraphsAbout('student', 3, 's')}\n\n${paragraphsAbout('housing', 3, 'h')}`);
+        const alone = new AdaptiveStop(query);
+        alone.observe(rich);
+        expect(alone.summary()).toMatchObject({ coverage: 1, sources: 1 });
+        const afterRich = observeAll(alone, Array(5).fill(linkedJunk)).map((v) => v.stop);
+        expect(afterRich).toEqual([null, null, null, null, 'saturated']);
+
+        const twoSources = new AdaptiveStop(query);
+        twoSources.observe(rich);
+        expect(twoSources.observe(relevant(paragraphsAbout('housing fees', 2, 'f'))).hit).toBe(true);
+        expect(twoSources.summary()).toMatchObject({ coverage: 1, sources: 2 });
+        // ⌈5 / 2⌉ = 3 stale pages once covered.
+        expect(observeAll(twoSources, Array(3).fill(linkedJunk)).map((v) => v.stop)).toEqual([null, null, 'coverage_reached']);
+    });
+
+    it('does not call a query covered below the coverage threshold', () => {
+        const stop = new AdaptiveStop(query, { evidencePerTerm: 3, coverageThreshold: 0.8 });
+        observeAll(stop, [relevant(paragraphsAbout('student', 3, 'a')), relevant(paragraphsAbout('housing', 1, 'b'))]);
+        // coverage = (1 + 1/3) / 2 ≈ 0.67
+        expect(stop.summary().coverage).toBeCloseTo(2 / 3, 10);
+        expect(observeAll(stop, Array(5).fill(linkedJunk)).map((v) => v.stop)).toEqual([null, null, null, null, 'saturated']);
+    });
+
+    it('saturates after patience pages without new content and keeps reporting it', () => {
+        const page = relevant(paragraphsAbout('student', 4, 'x'));
+        const stop = new AdaptiveStop(query, { patience: 4 });
+        expect(stop.observe(page)).toEqual({ hit: true, stop: null });
+        const repeats = observeAll(stop, Array(4).fill(page));
+        expect(repeats.map((v) => v.stop)).toEqual([null, null, null, 'saturated']);
+        expect(repeats.every((v) => !v.hit)).toBe(true);
+        // Later pages are still accounted (hit is reported) but the stop reason stays.
+        expect(stop.observe(relevant(paragraphsAbout('housing', 3, 'late')))).toEqual({ hit: true, stop: 'saturated' });
+        expect(stop.observe(blindJunk).stop).toBe('saturated');
+    });
+
+    it('resets staleness when a page brings new content', () => {
+        const stop = new AdaptiveStop(query);
+        stop.observe(relevant(paragraphsAbout('student', 2, 'a')));
+        observeAll(stop, Array(4).fill(linkedJunk));
+        expect(stop.observe(relevant(paragraphsAbout('housing', 2, 'b')))).toEqual({ hit: true, stop: null });
+        expect(observeAll(stop, Array(4).fill(linkedJunk)).every((v) => v.stop === null)).toBe(true);
+    });
+
+    it('counts a page adding less than minGain of the collected words as nothing new', () => {
+        const stop = new AdaptiveStop(query, { minGain: 0.05 });
+        // 100 words collected.
+        const hundredWords = Array.from({ length: 10 }, (_, i) => `student w${i} a b c d e f g h`).join('\n\n');
+        expect(stop.observe(relevant(hundredWords)).hit).toBe(true);
+        expect(stop.observe(relevant('housing one two three'))).toEqual({ hit: false, stop: null }); // 4 < 5
+        expect(stop.summary()).toMatchObject({ sources: 1, termEvidence: [10, 1] });
+        expect(stop.observe(relevant('housing one two three four')).hit).toBe(true); // 5 ≥ 5
+        expect(stop.summary().sources).toBe(2);
+    });
+
+    it('counts repeated boilerplate paragraphs once, however they are wrapped', () => {
+        const nav = 'Home | Student life | Housing | Contact';
+        const footer = '© University. All rights reserved.';
+        const stop = new AdaptiveStop(query);
+        expect(stop.observe(relevant(`${nav}\n\n${footer}\n\nStudent halls open in September.`)).hit).toBe(true);
+        expect(stop.observe(relevant(`Home | Student life |\nHousing | Contact\n  \n${footer}\n\nFamily housing has a waiting list.`)).hit).toBe(true);
+        expect(stop.observe(relevant(`  ${nav}  \r\n\r\n${footer.replace(' ', '\n')}`))).toEqual({ hit: false, stop: null });
+        // nav once + halls paragraph; nav once + family paragraph.
+        expect(stop.summary().termEvidence).toEqual([2, 2]);
+    });
+
+    it('rejects options that cannot work', () => {
+        expect(() => new AdaptiveStop(query, { patience: 0 })).toThrow(/patience/);
+        expect(() => new AdaptiveStop(query, { coverageThreshold: 1.5 })).toThrow(/coverageThreshold/);
+        expect(() => new AdaptiveStop(query, { evidencePerTerm: 0 })).toThrow(/evidencePerTerm/);
+        expect(() => new AdaptiveStop(query, { minGain: -1 })).toThrow(/minGain/);
+    });
+
+    it('refuses to restore a state saved for another query', () => {
+        const json = JSON.parse(JSON.stringify(new AdaptiveStop(query)));
+        expect(() => AdaptiveStop.fromJSON(json, queryOf('library hours'))).toThrow(/another query/);
+    });
+
+    it('continues identically after a JSON round trip', () => {
+        const paragraphPool = [
+            'Student housing applications open in May.',
+            'Housing fees are paid each term.',
+            'Home | Student life | Housing',
+            'The library opens at nine.',
+            'International student visa advice.',
+            'Dining halls serve three meals a day for every student in housing.',
+        ];
+        const page = fc.record({
+            relevance: fc.constantFrom(0, 0.03, 0.05, 0.1, 0.15, 0.4, 0.9),
+            markdown: fc.array(fc.constantFrom(...paragraphPool), { maxLength: 4 }).map((blocks) => blocks.join('\n\n')),
+            blind: fc.boolean(),
+        });
+        fc.assert(
+            fc.property(fc.array(page, { maxLength: 40 }), fc.array(page, { maxLength: 40 }), fc.integer({ min: 1, max: 6 }), (before, after, patience) => {
+                const original = new AdaptiveStop(query, { patience, minGain: 0.2 });
+                observeAll(original, before);
+                const restored = AdaptiveStop.fromJSON(JSON.parse(JSON.stringify(original)), query);
+                expect(restored.summary()).toEqual(original.summary());
+                expect(observeAll(restored, after)).toEqual(observeAll(original, after));
+                expect(restored.toJSON()).toEqual(original.toJSON());
+            }),
+        );
+    });
+});
