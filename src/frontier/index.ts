@@ -1,1 +1,15 @@
-export {};
+export { DIVERSITY_RATIO, BestFirstQueue } from './best-first-queue.js';
+export type { BestFirstQueueJSON, Offer, QueueItem } from './best-first-queue.js';
+export { HOME_CLUSTER, clusterKey } from './cluster-key.js';
+export {
+    DEFAULT_DELTA,
+    RewriteRuleLearner,
+    WHOLE_PARAM_VALUES,
+    requiredConfirmations,
+    ruleSupport,
+} from './rewrite-rules.js';
+export type { RewriteRuleInfo, RewriteRuleLearnerJSON, RewriteRuleLearnerOptions } from './rewrite-rules.js';
+export { TieredQueue } from './tiered-queue.js';
+export type { TieredItem, TieredPopOptions, TieredQueueJSON } from './tiered-queue.js';
+export { TrapLearner } from './trap-learner.js';
+export type { DemotionSource, Seen, TrapInfo, TrapLearnerJSON, TrapLearnerOptions } from './trap-learner.js';

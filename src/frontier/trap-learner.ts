@@ -1,0 +1,199 @@
+import { shapeKey, urlShape } from '../url/index.js';
+import { textFingerprint } from './fingerprint.js';
+import {
+    DEFAULT_DELTA,
+    RewriteRuleLearner,
+    type RewriteRuleInfo,
+    type RewriteRuleLearnerJSON,
+} from './rewrite-rules.js';
+
+/** How a fetched page relates to the pages fetched before it. */
+export type Seen =
+    | { kind: 'new' }
+    /** The main text is identical to the page first fetched at `of`. */
+    | { kind: 'duplicate'; of: string }
+    /** The text differs from an earlier page of the same URL template only in digits. */
+    | { kind: 'templated' };
+
+/** A URL template that is currently demoted. */
+export interface TrapInfo {
+    shapeKey: string;
+    shape: string;
+    fetched: number;
+    repeated: number;
+}
+
+/** Answers whether a URL template is demoted; `generation` changes whenever the answer may have. */
+export interface DemotionSource {
+    isDemoted(shapeKey: string): boolean;
+    readonly generation: number;
+}
+
+export interface TrapLearnerOptions {
+    /**
+     * Pages of a template that must be fetched before it can be demoted.
+     * @default 3
+     */
+    minFetched?: number;
+    /**
+     * A template is demoted while the share of its pages that were duplicate or templated
+     * exceeds this.
+     * @default 0.5
+     */
+    repeatedShare?: number;
+    /**
+     * Error rate of the rewrite-rule test (see `ruleSupport`).
+     * @default 0.05
+     */
+    delta?: number;
+}
+
+interface TemplateStats {
+    shape: string;
+    fetched: number;
+    repeated: number;
+    /** Fingerprints of the texts of this template's pages with digits removed. */
+    skeletons: Set<number>;
+}
+
+export interface TrapLearnerJSON {
+    minFetched: number;
+    repeatedShare: number;
+    generation: number;
+    /** Text fingerprint → URL of the first page with that text. */
+    pages: [number, string][];
+    templates: { shapeKey: string; shape: string; fetched: number; repeated: number; skeletons: number[] }[];
+    rules: RewriteRuleLearnerJSON;
+}
+
+/**
+ * Per-crawl memory of fetched pages that finds URL traps: templates (URL shapes) whose pages keep
+ * repeating content are demoted, so a queue fetches them only after all normal work. Demotion is
+ * reversible: a template that later yields new content is restored. Identical pages also teach the
+ * {@link RewriteRuleLearner} which URL spellings are the same page.
+ *
+ * Demotion uses the point share rather than a Wilson lower bound: demotion only defers URLs and is
+ * undone by new content, while a Wilson bound at δ = 0.05 would fetch seven (one-sided) or eight
+ * (two-sided) pages of every calendar or pagination trap before acting, instead of three.
+ *
+ * Memory: one fingerprint and one URL per page with new text, and one skeleton per template page.
+ */
+export class TrapLearner implements DemotionSource {
+    readonly minFetched: number;
+    readonly repeatedShare: number;
+    private generationCount = 0;
+    private readonly firstUrlByText = new Map<number, string>();
+    private readonly templates = new Map<string, TemplateStats>();
+    private readonly demoted = new Set<string>();
+    private ruleLearner: RewriteRuleLearner;
+
+    constructor(options: TrapLearnerOptions = {}) {
+        this.minFetched = options.minFetched ?? 3;
+        this.repeatedShare = options.repeatedShare ?? 0.5;
+        this.ruleLearner = new RewriteRuleLearner({ delta: options.delta ?? DEFAULT_DELTA });
+    }
+
+    /** Bumped on every demotion and restoration, so queues know when to re-sort. */
+    get generation(): number {
+        return this.generationCount;
+    }
+
+    /** Classifies a fetched page by its main text and updates its template's statistics. */
+    observe(url: string, text: string): Seen {
+        const key = shapeKey(url);
+        let stats = this.templates.get(key);
+        if (!stats) {
+            stats = { shape: urlShape(url), fetched: 0, repeated: 0, skeletons: new Set() };
+            this.templates.set(key, stats);
+        }
+        const seen = this.classify(url, text, stats);
+        stats.fetched += 1;
+        if (seen.kind !== 'new') stats.repeated += 1;
+        this.updateDemotion(key, stats);
+        return seen;
+    }
+
+    isDemoted(shapeKey: string): boolean {
+        return this.demoted.has(shapeKey);
+    }
+
+    isDemotedUrl(url: string): boolean {
+        return this.demoted.size > 0 && this.demoted.has(shapeKey(url));
+    }
+
+    /** Applies the learned rewrite rules of the URL's host to a cleaned URL. */
+    rewrite(url: string): string {
+        return this.ruleLearner.rewrite(url);
+    }
+
+    rules(): RewriteRuleInfo[] {
+        return this.ruleLearner.rules();
+    }
+
+    traps(): TrapInfo[] {
+        return [...this.demoted].map((key) => {
+            const { shape, fetched, repeated } = this.templates.get(key) as TemplateStats;
+            return { shapeKey: key, shape, fetched, repeated };
+        });
+    }
+
+    toJSON(): TrapLearnerJSON {
+        return {
+            minFetched: this.minFetched,
+            repeatedShare: this.repeatedShare,
+            generation: this.generationCount,
+            pages: [...this.firstUrlByText],
+            templates: [...this.templates].map(([key, { shape, fetched, repeated, skeletons }]) => ({
+                shapeKey: key,
+                shape,
+                fetched,
+                repeated,
+                skeletons: [...skeletons],
+            })),
+            rules: this.ruleLearner.toJSON(),
+        };
+    }
+
+    static fromJSON(json: TrapLearnerJSON): TrapLearner {
+        const learner = new TrapLearner({
+            minFetched: json.minFetched,
+            repeatedShare: json.repeatedShare,
+            delta: json.rules.delta,
+        });
+        learner.ruleLearner = RewriteRuleLearner.fromJSON(json.rules);
+        for (const [fingerprint, url] of json.pages) learner.firstUrlByText.set(fingerprint, url);
+        for (const { shapeKey: key, shape, fetched, repeated, skeletons } of json.templates) {
+            const stats = { shape, fetched, repeated, skeletons: new Set(skeletons) };
+            learner.templates.set(key, stats);
+            if (learner.shouldDemote(stats)) learner.demoted.add(key);
+        }
+        learner.generationCount = json.generation;
+        return learner;
+    }
+
+    private classify(url: string, text: string, stats: TemplateStats): Seen {
+        const fingerprint = textFingerprint(text);
+        const original = this.firstUrlByText.get(fingerprint);
+        if (original !== undefined) {
+            this.ruleLearner.observeDuplicate(url, original);
+            return { kind: 'duplicate', of: original };
+        }
+        this.firstUrlByText.set(fingerprint, url);
+        const skeleton = textFingerprint(text, true);
+        if (stats.skeletons.has(skeleton)) return { kind: 'templated' };
+        stats.skeletons.add(skeleton);
+        return { kind: 'new' };
+    }
+
+    private shouldDemote({ fetched, repeated }: TemplateStats): boolean {
+        return fetched >= this.minFetched && repeated > this.repeatedShare * fetched;
+    }
+
+    private updateDemotion(key: string, stats: TemplateStats): void {
+        const demote = this.shouldDemote(stats);
+        if (demote === this.demoted.has(key)) return;
+        if (demote) this.demoted.add(key);
+        else this.demoted.delete(key);
+        this.generationCount += 1;
+    }
+}
