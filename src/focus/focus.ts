@@ -1,0 +1,332 @@
+/**
+ * `Focus`: the one object a crawl loop talks to in a focused crawl. It holds the query and every
+ * statistic learned during the crawl (facet statistics, term weights, link model, harvest per
+ * subtree and per cluster, stop rules), judges each fetched page and scores each discovered link.
+ * Pure: no I/O, and the whole state serialises to plain JSON.
+ */
+import { clusterKey } from '../frontier/cluster-key.js';
+import { DEFAULT_DELTA } from '../stat/index.js';
+import { hostOf } from '../url/index.js';
+import { AdaptiveStop, MIN_RELEVANCE, type AdaptiveOptions, type AdaptiveStopJSON, type StopReason } from './adaptive.js';
+import { FacetStats, Facets, type FacetStatsJSON } from './facets.js';
+import { isDatedLeaf, isFurniture } from './furniture.js';
+import { Harvest, subtree, type HarvestJSON } from './harvest.js';
+import { HUB_FACTOR, isBlind, linkFeatures, linkScore, SEED_SCORE, type LinkSignal } from './link-score.js';
+import { LinkModel, type LinkModelJSON } from './model.js';
+import { Query } from './query.js';
+import { hasForeignLanguageSegment, isEnglishHomeShape, locator, section } from './url-shape.js';
+import { TermWeights, type TermWeightsJSON } from './weights.js';
+
+/** Options of a {@link Focus}. */
+export interface FocusOptions {
+    /** Start URLs of the crawl; the first one's host is the seed host (subtrees are cut on it). */
+    seedUrls: string[];
+    /**
+     * Stop rules.
+     * @default {} (patience 5, minGain 0.05, evidencePerTerm 3, coverageThreshold 0.8)
+     */
+    adaptive?: AdaptiveOptions;
+    /**
+     * The single error-rate knob of every statistical test (phrases, link-model gate, harvest intervals).
+     * @default DEFAULT_DELTA (0.05)
+     */
+    delta?: number;
+    /**
+     * Language of the query (BCP 47). For an English query, links into other languages' parts of a
+     * site are demoted and the English home of a non-English site is lifted.
+     * @default 'en' when every query term is written in ASCII letters and digits, else null (unknown: no language rules)
+     */
+    queryLanguage?: string | null;
+}
+
+/** A fetched page, as {@link Focus.observePage} needs it. */
+export interface FocusPage {
+    /** Final URL of the page. */
+    url: string;
+    /** Page title. */
+    title: string;
+    /** Main content as Markdown. */
+    markdown: string;
+    /** Number of links on the page. */
+    linkCount: number;
+    /** Number of prose words on the page (outside link text). */
+    proseWords: number;
+    /** Declared language (`<html lang>`), if any. */
+    lang?: string | null;
+}
+
+/** What {@link Focus.observePage} says about a page. */
+export interface PageVerdict {
+    /** Relevance to the query, 0…1. */
+    relevance: number;
+    /** The page brought new on-topic content. */
+    hit: boolean;
+    /** Why to stop the crawl now, or null. */
+    stop: StopReason | null;
+    /** Term weights, link model weights or the language-portal state changed: re-score the queue with {@link Focus.score}. */
+    rescore: boolean;
+    /** The page links more than it says: pass this as `parent.isHub` when scoring its links. */
+    isHub: boolean;
+}
+
+/** A discovered link, as {@link Focus.scoreLink} needs it. */
+export interface FocusLink {
+    /** Absolute URL of the target. */
+    url: string;
+    /** Anchor text. */
+    anchor: string;
+    /** The line around the link (empty when unknown, e.g. navigation). */
+    context: string;
+    /** Depth of the target (seed = 0). */
+    depth: number;
+}
+
+/** The page a link was found on. */
+export interface FocusParent {
+    /** URL of the page. */
+    url: string;
+    /** Its relevance, from {@link PageVerdict.relevance}. */
+    relevance: number;
+    /** From {@link PageVerdict.isHub}. */
+    isHub: boolean;
+}
+
+/** Crawl summary of the focus state. */
+export interface FocusSummary {
+    /** Query coverage by distinct relevant paragraphs, 0…1. */
+    coverage: number;
+    /** Per query term, the number of distinct relevant paragraphs containing it. */
+    termEvidence: Record<string, number>;
+    /** Pages observed. */
+    pagesObserved: number;
+    /** Pages at or above the minimum relevance. */
+    relevantPages: number;
+    /** Pages that brought new on-topic content. */
+    hits: number;
+    /** relevantPages / pagesObserved (0 before any page). */
+    harvestRate: number;
+    /** The stop reason given so far, if any. */
+    stopReason: StopReason | null;
+}
+
+/** Serialised form of a {@link Focus}. */
+export interface FocusState {
+    query: string;
+    options: { seedUrls: string[]; adaptive: AdaptiveOptions; delta: number; queryLanguage: string | null };
+    seedLanguage: string | null;
+    englishHomeFound: boolean;
+    pagesObserved: number;
+    hits: number;
+    facets: FacetStatsJSON;
+    termWeights: TermWeightsJSON;
+    model: LinkModelJSON;
+    subtrees: HarvestJSON;
+    clusters: HarvestJSON;
+    adaptive: AdaptiveStopJSON;
+}
+
+/** A hub page links more than it says: more links than prose words ([I] pagesift context.rs `prose_words`). */
+export function isHub(linkCount: number, proseWords: number): boolean {
+    return linkCount > proseWords;
+}
+
+function isEnglish(lang: string | null | undefined): boolean {
+    return typeof lang === 'string' && /^en(?:$|[-_])/i.test(lang);
+}
+
+function bitCount(mask: number): number {
+    let count = 0;
+    for (let rest = mask; rest !== 0; rest &= rest - 1) count += 1;
+    return count;
+}
+
+/** Query, statistics and rules of one focused crawl (see the module doc). */
+export class Focus {
+    readonly query: Query;
+    readonly #options: FocusState['options'];
+    readonly #seedHost: string;
+    #seedLanguage: string | null = null;
+    #englishHomeFound = false;
+    #pagesObserved = 0;
+    #hits = 0;
+    #facets: FacetStats;
+    #termWeights: TermWeights;
+    #model: LinkModel;
+    #subtrees: Harvest;
+    #clusters: Harvest;
+    #adaptive: AdaptiveStop;
+
+    constructor(query: string | Query, options: FocusOptions) {
+        this.query = typeof query === 'string' ? new Query(query) : query;
+        const { seedUrls, adaptive = {}, delta = DEFAULT_DELTA } = options;
+        const [first] = seedUrls;
+        if (first === undefined || !URL.canParse(first)) {
+            throw new TypeError(`Focus needs seedUrls with at least one absolute URL (got ${JSON.stringify(seedUrls)}); pass the crawl's start URLs.`);
+        }
+        const queryLanguage =
+            options.queryLanguage !== undefined ? options.queryLanguage : this.query.terms.every((term) => /^[a-z0-9]+$/.test(term)) ? 'en' : null;
+        this.#options = { seedUrls: [...seedUrls], adaptive: { ...adaptive }, delta, queryLanguage };
+        this.#seedHost = hostOf(first);
+        this.#facets = new FacetStats(this.query.size, delta);
+        this.#termWeights = new TermWeights(this.query.size);
+        this.#model = new LinkModel(delta);
+        this.#subtrees = new Harvest(delta);
+        this.#clusters = new Harvest(delta);
+        this.#adaptive = new AdaptiveStop(this.query, adaptive);
+    }
+
+    /** Records the seed page's declared language; an English site needs no language portal. */
+    noteSeedLanguage(lang: string | null): void {
+        this.#seedLanguage = lang;
+        if (isEnglish(lang)) this.#englishHomeFound = true;
+    }
+
+    /**
+     * Judges a fetched page (every page, useful or not) and learns from it.
+     *
+     * @param via The signal of the link the page was fetched through; null for seeds and sitemap URLs.
+     */
+    observePage(page: FocusPage, via: LinkSignal | null): PageVerdict {
+        const facets = Facets.of(this.query, page.title, locator(page.url), page.markdown);
+        this.#facets.observe(facets);
+        const relevance = this.#facets.relevance(facets);
+        this.#termWeights.observe(facets.bodyTerms);
+        this.#pagesObserved += 1;
+
+        const learnable = via !== null && via.fixed === undefined;
+        const modelChanged = learnable && this.#model.learn(linkFeatures(via, this.#termWeights), relevance >= MIN_RELEVANCE);
+        const weightsMoved = this.#termWeights.weightsMoved();
+        const portalClosed = this.#noteEnglishHome(page.url);
+
+        const { hit, stop } = this.#adaptive.observe({ relevance, markdown: page.markdown, blind: learnable && isBlind(via) });
+        if (hit) this.#hits += 1;
+        this.#subtrees.observe(subtree(this.#seedHost, page.url), hit);
+        this.#clusters.observe(clusterKey(page.url), hit);
+        return { relevance, hit, stop, rescore: modelChanged || weightsMoved || portalClosed, isHub: isHub(page.linkCount, page.proseWords) };
+    }
+
+    /** Scores a discovered link and returns the signal to store with its queue entry. */
+    scoreLink(link: FocusLink, parent: FocusParent): { score: number; signal: LinkSignal } {
+        const english = isEnglish(this.#options.queryLanguage);
+        const anchorTerms = this.query.maskOf(link.anchor);
+        let kind = section(link.url, link.anchor);
+        // The root of the host the link was found on is that site's home, not a sub-site to enter.
+        if (kind === 'subsite' && hostOf(link.url) === hostOf(parent.url)) kind = null;
+        const signal: LinkSignal = {
+            anchorTerms,
+            urlTerms: this.query.maskOf(locator(link.url)),
+            contextTerms: this.query.maskOf(link.context),
+            parentRelevance: parent.relevance * (parent.isHub ? HUB_FACTOR : 1),
+            phrase: bitCount(anchorTerms) >= 2,
+            furniture: isFurniture(link.url, link.anchor, (word) => this.query.termsIn(word).size > 0),
+            dated: isDatedLeaf(link.url),
+            foreign: english && hasForeignLanguageSegment(link.url),
+            section: kind,
+            languagePortal: english && isEnglishHomeShape(link.url),
+            depth: link.depth,
+        };
+        return { score: this.score(signal), signal };
+    }
+
+    /** A fixed-score signal for a seed URL: fetched before any link, never used for learning. */
+    seedSignal(url: string): LinkSignal {
+        return {
+            anchorTerms: 0,
+            urlTerms: this.query.maskOf(locator(url)),
+            contextTerms: 0,
+            parentRelevance: 0,
+            phrase: false,
+            furniture: false,
+            dated: false,
+            foreign: false,
+            section: null,
+            languagePortal: false,
+            depth: 0,
+            fixed: SEED_SCORE,
+        };
+    }
+
+    /** The score of a stored signal under the current term weights, model weights and portal state. */
+    score(signal: LinkSignal): number {
+        return linkScore(signal, { terms: this.#termWeights, model: this.#model.weights, englishHomeOpen: !this.#englishHomeFound });
+    }
+
+    /** The subtree of `url` has proven dry: even optimistically it yields less than the rest of the crawl. */
+    isDry(url: string): boolean {
+        return this.#subtrees.isDry(subtree(this.#seedHost, url));
+    }
+
+    /** The cluster (`clusterKey`) has proven a better yield than the rest of the crawl. */
+    isClusterProven(key: string): boolean {
+        return this.#clusters.isProven(key);
+    }
+
+    /** Current term weights for link coverage, in query order. */
+    get termWeights(): readonly number[] {
+        return this.#termWeights.weights;
+    }
+
+    /** Link model weights in use (anchor, url, context, parent, phrase). */
+    get linkWeights(): readonly number[] {
+        return this.#model.weights;
+    }
+
+    summary(): FocusSummary {
+        const adaptive = this.#adaptive.summary();
+        const termEvidence: Record<string, number> = {};
+        this.query.terms.forEach((term, i) => {
+            termEvidence[term] = adaptive.termEvidence[i] ?? 0;
+        });
+        return {
+            coverage: adaptive.coverage,
+            termEvidence,
+            pagesObserved: this.#pagesObserved,
+            relevantPages: adaptive.relevantPages,
+            hits: this.#hits,
+            harvestRate: this.#pagesObserved > 0 ? adaptive.relevantPages / this.#pagesObserved : 0,
+            stopReason: adaptive.stopReason,
+        };
+    }
+
+    toJSON(): FocusState {
+        return {
+            query: this.query.text,
+            options: { ...this.#options, seedUrls: [...this.#options.seedUrls], adaptive: { ...this.#options.adaptive } },
+            seedLanguage: this.#seedLanguage,
+            englishHomeFound: this.#englishHomeFound,
+            pagesObserved: this.#pagesObserved,
+            hits: this.#hits,
+            facets: this.#facets.toJSON(),
+            termWeights: this.#termWeights.toJSON(),
+            model: this.#model.toJSON(),
+            subtrees: this.#subtrees.toJSON(),
+            clusters: this.#clusters.toJSON(),
+            adaptive: this.#adaptive.toJSON(),
+        };
+    }
+
+    static fromJSON(state: FocusState): Focus {
+        if (typeof state?.query !== 'string' || typeof state.options !== 'object') {
+            throw new TypeError('Focus.fromJSON expects the object produced by Focus#toJSON (after JSON.parse).');
+        }
+        const focus = new Focus(state.query, state.options);
+        focus.#seedLanguage = state.seedLanguage;
+        focus.#englishHomeFound = state.englishHomeFound;
+        focus.#pagesObserved = state.pagesObserved;
+        focus.#hits = state.hits;
+        focus.#facets = FacetStats.fromJSON(state.facets);
+        focus.#termWeights = TermWeights.fromJSON(state.termWeights);
+        focus.#model = LinkModel.fromJSON(state.model);
+        focus.#subtrees = Harvest.fromJSON(state.subtrees);
+        focus.#clusters = Harvest.fromJSON(state.clusters);
+        focus.#adaptive = AdaptiveStop.fromJSON(state.adaptive, focus.query);
+        return focus;
+    }
+
+    /** Marks the English home found when a page of that shape is fetched; true when this closes the portal floor. */
+    #noteEnglishHome(url: string): boolean {
+        if (this.#englishHomeFound || !isEnglish(this.#options.queryLanguage) || !isEnglishHomeShape(url)) return false;
+        this.#englishHomeFound = true;
+        return true;
+    }
+}

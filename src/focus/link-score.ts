@@ -1,0 +1,105 @@
+/**
+ * Link score: how much of the query the link's anchor, URL words and surrounding line cover (under
+ * the current term weights), how relevant the page holding it is, and what the URL's shape says;
+ * decayed by depth.
+ *
+ *   base  = w_anchor·cov(anchor) + w_url·cov(URL words) + w_context·cov(context)
+ *         + w_parent·parentRelevance + w_phrase·[anchor has ≥ 2 query terms]
+ *   score = floors(factors(base)) · DEPTH_DECAY^depth
+ *
+ * The w are the link model's weights in use (prior: 2.0, 1.5, 1.0, 0.5, 0.5). Everything the score
+ * needs is kept in a plain-JSON {@link LinkSignal}, so a whole queue can be re-scored when the term
+ * or model weights move, without re-reading pages.
+ */
+import { DATED_FACTOR, FURNITURE_FACTOR } from './furniture.js';
+import type { SectionKind } from './url-shape.js';
+import type { TermWeights } from './weights.js';
+
+/** Score decay per level of depth: at 0.8 depth-1 portal pages beat content two levels down; 0.9 leaves the anchor in charge (pagesift focus/mod.rs). */
+export const DEPTH_DECAY = 0.9;
+/** Factor on the parent relevance passed to the links of a hub page, which links more than it says (pagesift focus/mod.rs). */
+export const HUB_FACTOR = 0.5;
+/** Score floor of the English home of a non-English site for an English query: no query term, but all English content is behind it (pagesift focus/mod.rs). */
+export const LANGUAGE_PORTAL_SCORE = 0.6;
+/** Score floor of a section entry or sub-site root ([I]: pagesift's constant was cut off; kept below the language portal). */
+export const SECTION_SCORE = 0.35;
+/** Score factor of a link into another language's part of the site ([I]: pagesift's value not visible; treated like furniture). */
+export const FOREIGN_FACTOR = 0.2;
+/** Fixed score of a seed: above any link score, so seeds are fetched first (the prior weights sum to 5.5). */
+export const SEED_SCORE = 1000;
+
+/** Everything a link's score depends on, stored with its queue entry. Plain JSON. */
+export interface LinkSignal {
+    /** Query terms in the anchor text (bit i = term i). */
+    anchorTerms: number;
+    /** Query terms in the URL words. */
+    urlTerms: number;
+    /** Query terms in the line around the link. */
+    contextTerms: number;
+    /** Relevance of the page holding the link, 0…1, already halved when that page is a hub. */
+    parentRelevance: number;
+    /** The anchor holds two or more query terms. */
+    phrase: boolean;
+    /** The link leads to site furniture (news, about, legal, tags…). */
+    furniture: boolean;
+    /** The link leads to an article filed under a date path. */
+    dated: boolean;
+    /** The link leads into another language's part of the site (query in English). */
+    foreign: boolean;
+    /** The link enters a section or a sub-site root. */
+    section: SectionKind | null;
+    /** The link looks like the English home of the site. */
+    languagePortal: boolean;
+    /** Depth of the link target (seed = 0). */
+    depth: number;
+    /** A directly given score (seeds): no features, never used for learning. */
+    fixed?: number;
+}
+
+/** What the score depends on besides the signal: the current weights and crawl state. */
+export interface LinkScoreWeights {
+    /** Site-local query term weights. */
+    terms: TermWeights;
+    /** Link model weights in use, in `LINK_FEATURES` order. */
+    model: readonly number[];
+    /** The English home has not been found yet, so the language-portal floor still applies. */
+    englishHomeOpen: boolean;
+}
+
+/** True when the signal carries no sign of the query in anchor, URL words or context. */
+export function isBlind(signal: LinkSignal): boolean {
+    return signal.fixed === undefined && (signal.anchorTerms | signal.urlTerms | signal.contextTerms) === 0;
+}
+
+/** The model features of a link: coverage of anchor, URL words and context, parent relevance, phrase indicator. */
+export function linkFeatures(signal: LinkSignal, terms: TermWeights): number[] {
+    return [
+        terms.coverage(signal.anchorTerms),
+        terms.coverage(signal.urlTerms),
+        terms.coverage(signal.contextTerms),
+        signal.parentRelevance,
+        signal.phrase ? 1 : 0,
+    ];
+}
+
+/**
+ * The score of a link under the current weights. Order [I]: factors, then floors, then depth decay.
+ * Demotions do not stack (the strongest applies: a dated news article is one reason, not two), and a
+ * demoted link gets no floor, otherwise `/news/` with the anchor "News" would be lifted back as a section.
+ */
+export function linkScore(signal: LinkSignal, weights: LinkScoreWeights): number {
+    if (signal.fixed !== undefined) return signal.fixed;
+    const features = linkFeatures(signal, weights.terms);
+    let score = features.reduce((sum, x, i) => sum + x * (weights.model[i] ?? 0), 0);
+    const factor = Math.min(
+        signal.furniture ? FURNITURE_FACTOR : 1,
+        signal.dated ? DATED_FACTOR : 1,
+        signal.foreign ? FOREIGN_FACTOR : 1,
+    );
+    score *= factor;
+    if (factor === 1) {
+        if (signal.languagePortal && weights.englishHomeOpen) score = Math.max(score, LANGUAGE_PORTAL_SCORE);
+        if (signal.section !== null) score = Math.max(score, SECTION_SCORE);
+    }
+    return score * DEPTH_DECAY ** signal.depth;
+}
