@@ -1,0 +1,478 @@
+import { Configuration, Dataset, KeyValueStore, purgeDefaultStorages } from 'crawlee';
+import type { CrawlingContext, Dictionary, RequestProvider } from 'crawlee';
+
+import { extractPage } from '../extract/index.js';
+import type { PageData } from '../extract/index.js';
+import { Focus, MIN_RELEVANCE } from '../focus/index.js';
+import type { AdaptiveOptions, FocusState, StopReason } from '../focus/index.js';
+import { TrapLearner } from '../frontier/index.js';
+import { textFingerprint } from '../frontier/fingerprint.js';
+import type { Seen, TrapLearnerJSON } from '../frontier/index.js';
+import type { SkipOptions } from '../url/index.js';
+import { settleRenderedPage } from './browser.js';
+import { buildReport } from './report.js';
+import type { FocusReport } from './report.js';
+import { FocusedRequestManager } from './request-manager.js';
+import type { FocusedRequestManagerState } from './request-manager.js';
+import { StateStore } from './state-store.js';
+
+/** What the page hook learned about a page; the user's handler reads it with {@link pageFocus}. */
+export interface PageFocus {
+    relevance: number;
+    hit: boolean;
+    delivered: boolean;
+    duplicateOf: string | null;
+    depth: number;
+    linkScore: number | null;
+    linksQueued: number;
+}
+
+/** Live figures for a progress line. */
+export interface FocusProgress {
+    pagesFetched: number;
+    maxPages: number;
+    relevantPages: number;
+    harvestRate: number;
+    queueSize: number;
+}
+
+export interface FocusedCrawlOptions {
+    /** The topic. Without it the crawl is a trap-aware breadth-first crawl that delivers every page. @default null */
+    query?: string | null;
+    /** Seed URLs: they define the crawl's scope (their hosts and subdomains) and its identity for resuming. */
+    startUrls: string[];
+    /** Pages to fetch at most (enforced exactly, at any concurrency). @default 100 */
+    maxPages?: number;
+    /** `adaptive`: stop when crawling stops paying off (§7.3); `never`: spend the whole budget. @default 'adaptive' */
+    stop?: 'adaptive' | 'never';
+    /** Pages at or above this relevance are delivered to the dataset. @default MIN_RELEVANCE (0.05) */
+    minRelevance?: number;
+    /** Options of the adaptive stop rule. @default DEFAULT_ADAPTIVE_OPTIONS */
+    adaptive?: AdaptiveOptions;
+    /** Hosts in scope (with subdomains when `allowSubdomains`). @default the seed hosts */
+    allowedHosts?: string[];
+    /** @default true */
+    allowSubdomains?: boolean;
+    /** Requests in flight per host at most. @default 4 */
+    maxRequestsPerHost?: number;
+    /** Minimum delay between two requests to one host. @default 0 */
+    minDelayPerHostMillis?: number;
+    /** Upper bound on queued URLs. @default 100_000 */
+    maxFrontierSize?: number;
+    /** Limits of the URL filter. @default DEFAULT_SKIP_OPTIONS */
+    skip?: SkipOptions;
+    /**
+     * `auto`: continue a crawl with the same seeds, query and mode found in storage, else start afresh (purging the
+     * default storages); `true`: always continue what is there; `false`: always start afresh.
+     * @default 'auto'
+     */
+    resume?: 'auto' | boolean;
+    /** A label that must match for `resume: 'auto'` (e.g. the crawler mode). @default '' */
+    identity?: string;
+    /** Browser pages: how long the DOM must stay quiet before it is read. @default 250 */
+    domQuietMillis?: number;
+    /** Browser pages: the longest wait for a quiet DOM (pages that never settle). @default 3000 */
+    domSettleTimeoutMillis?: number;
+    /** Crawlee configuration whose storages are used. @default Configuration.getGlobalConfig() */
+    config?: Configuration;
+    /** Called after every page. */
+    onProgress?: (progress: FocusProgress) => void;
+}
+
+interface FocusedCrawlState {
+    identity: string;
+    manager: FocusedRequestManagerState;
+    trapLearner: TrapLearnerJSON;
+    focus: FocusState | null;
+    delivered: Array<[number, string]>;
+    duplicates: Array<[string, string]>;
+    pagesProcessed: number;
+    relevantPages: number;
+    failures: Array<[string, number]>;
+    stopReason: StopReason | null;
+}
+
+/** Why a crawling context cannot be read, in words a user can act on. */
+class UnsupportedContextError extends Error {}
+
+/**
+ * The focused-crawl plugin for one Crawlee crawler: its request queue, its page hook and its report.
+ *
+ * ```ts
+ * const focus = await FocusedCrawl.open({ query: 'graduate admissions', startUrls, maxPages: 50 });
+ * const crawler = new CheerioCrawler({ requestQueue: focus.requestQueue, requestHandler: focus.handler() });
+ * const report = await focus.run(crawler);
+ * ```
+ */
+export class FocusedCrawl {
+    readonly manager: FocusedRequestManager;
+    readonly focus: Focus | null;
+    readonly trapLearner: TrapLearner;
+    readonly config: Configuration;
+    readonly resumed: boolean;
+
+    private readonly minRelevance: number;
+    private readonly stopPolicy: 'adaptive' | 'never';
+    /** Text fingerprint of every delivered page → its URL: one text is delivered once. */
+    private readonly delivered = new Map<number, string>();
+    private readonly deliveredUrls = new Set<string>();
+    private readonly duplicates = new Map<string, string>();
+    private readonly failures = new Map<string, number>();
+    private pagesProcessed = 0;
+    private relevantPages = 0;
+    private stopReason: StopReason | null = null;
+    private readonly startedAt = Date.now();
+
+    private constructor(
+        private readonly options: FocusedCrawlOptions,
+        private readonly store: StateStore<FocusedCrawlState>,
+        private readonly identity: string,
+        saved: FocusedCrawlState | null,
+    ) {
+        this.config = options.config ?? Configuration.getGlobalConfig();
+        this.minRelevance = options.minRelevance ?? MIN_RELEVANCE;
+        this.stopPolicy = options.stop ?? 'adaptive';
+        this.resumed = saved !== null;
+        this.trapLearner = saved ? TrapLearner.fromJSON(saved.trapLearner) : new TrapLearner();
+        const query = options.query?.trim() ? options.query.trim() : null;
+        this.focus = saved?.focus
+            ? Focus.fromJSON(saved.focus)
+            : query
+              ? new Focus(query, { seedUrls: options.startUrls, adaptive: options.adaptive })
+              : null;
+        const managerOptions = {
+            focus: this.focus,
+            trapLearner: this.trapLearner,
+            maxPages: options.maxPages ?? 100,
+            maxFrontierSize: options.maxFrontierSize,
+            allowedHosts: options.allowedHosts,
+            allowSubdomains: options.allowSubdomains,
+            maxRequestsPerHost: options.maxRequestsPerHost,
+            minDelayPerHostMillis: options.minDelayPerHostMillis,
+            skip: options.skip,
+            onRequestHandled: () => this.persist(),
+        };
+        this.manager = saved
+            ? FocusedRequestManager.fromJSON(saved.manager, managerOptions)
+            : new FocusedRequestManager(managerOptions);
+        if (saved) {
+            for (const [hash, url] of saved.delivered) this.remember(hash, url);
+            for (const [url, of] of saved.duplicates) this.duplicates.set(url, of);
+            for (const [reason, count] of saved.failures) this.failures.set(reason, count);
+            this.pagesProcessed = saved.pagesProcessed;
+            this.relevantPages = saved.relevantPages;
+            this.stopReason = saved.stopReason;
+        }
+    }
+
+    /**
+     * Opens the plugin's storages and either resumes the crawl found there or starts afresh.
+     * Call it before constructing the crawler, and pass {@link requestQueue} to the crawler.
+     */
+    static async open(options: FocusedCrawlOptions): Promise<FocusedCrawl> {
+        if (!options.startUrls?.length) throw new TypeError('FocusedCrawl needs at least one start URL (options.startUrls).');
+        const config = options.config ?? Configuration.getGlobalConfig();
+        // The plugin decides what to purge: Crawlee's purge-on-start would delete the snapshot it resumes from.
+        config.set('purgeOnStart', false);
+        const identity = JSON.stringify({ seeds: [...options.startUrls].sort(), query: options.query ?? null, id: options.identity ?? '' });
+        const kv = await KeyValueStore.open(null, { config });
+        const store = new StateStore<FocusedCrawlState>(kv);
+        const resume = options.resume ?? 'auto';
+        let saved = resume === false ? null : await store.load();
+        if (saved && resume === 'auto' && saved.identity !== identity) saved = null;
+        if (!saved) {
+            await purgeDefaultStorages({ config, onlyPurgeOnce: false });
+            await new StateStore<FocusedCrawlState>(await KeyValueStore.open(null, { config })).clear();
+        }
+        const crawl = new FocusedCrawl({ ...options, config }, store, identity, saved);
+        if (saved) await crawl.recoverDeliveries();
+        config.getEventManager().on('persistState', () => void crawl.persist());
+        return crawl;
+    }
+
+    /** The frontier, typed as Crawlee's `requestQueue` option expects (3.18 rejects `requestManager`). */
+    get requestQueue(): RequestProvider {
+        return this.manager as unknown as RequestProvider;
+    }
+
+    /**
+     * Wraps a request handler: the page is scored, its links are offered to the frontier and it is delivered
+     * before `userHandler` runs; the handler reads the result with {@link pageFocus}.
+     */
+    handler<Context extends CrawlingContext>(userHandler?: (context: Context) => Promise<unknown> | unknown) {
+        return async (context: Context): Promise<void> => {
+            await this.processPage(context);
+            await userHandler?.(context);
+        };
+    }
+
+    /** The same page hook as a router middleware: `router.use(focus.middleware())`. */
+    middleware<Context extends CrawlingContext>() {
+        return async (context: Context): Promise<void> => {
+            await this.processPage(context);
+        };
+    }
+
+    /** Counts a request that failed for good; pass it as (or call it from) `failedRequestHandler`. */
+    failedRequestHandler() {
+        return async ({ request }: { request: { errorMessages: string[] } }, error: Error): Promise<void> => {
+            this.countFailure(failureReason(error, request.errorMessages));
+        };
+    }
+
+    /**
+     * A post-navigation hook: a 429 or 503 answer with `Retry-After` keeps that host (only) idle for the time asked.
+     */
+    retryAfterHook() {
+        return async (context: CrawlingContext): Promise<void> => {
+            const status = responseStatus(context);
+            if (status !== 429 && status !== 503) return;
+            const wait = retryAfterMillis(responseHeader(context, 'retry-after'));
+            if (wait === null) return;
+            this.manager.backOffHost(context.request.url, Date.now() + wait);
+            context.log.info(`crawlee-focus: ${status} from ${new URL(context.request.url).host}; backing off ${Math.round(wait / 1000)} s.`);
+        };
+    }
+
+    /**
+     * A browser pre-navigation hook: a navigation of the main frame to a host outside the crawl's scope (a redirect,
+     * a script) is aborted before anything is sent. Subresources such as CDN scripts still load.
+     */
+    scopeGuardHook() {
+        return async (context: CrawlingContext): Promise<void> => {
+            const page = (context as unknown as { page?: import('playwright').Page }).page;
+            if (!page) return;
+            await page.route(
+                (url) => !this.manager.isInScope(url.href),
+                async (route) => {
+                    const request = route.request();
+                    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+                        this.manager.reject(request.url(), 'out-of-scope');
+                        await route.abort('blockedbyclient');
+                    } else {
+                        await route.continue();
+                    }
+                },
+            );
+        };
+    }
+
+    /** Runs the crawler from the start URLs (or from where a resumed crawl stopped) and returns the report. */
+    async run(crawler: { run(requests?: string[]): Promise<unknown> }): Promise<FocusReport> {
+        // A resumed frontier already holds its seeds; adding them again is a no-op.
+        await crawler.run(this.resumed ? [] : this.options.startUrls);
+        return this.finish();
+    }
+
+    /** Writes `FOCUS_REPORT` to the default key-value store and returns it. */
+    async finish(): Promise<FocusReport> {
+        const report = this.report();
+        await this.persist();
+        const kv = await KeyValueStore.open(null, { config: this.config });
+        await kv.setValue('FOCUS_REPORT', report);
+        return report;
+    }
+
+    report(): FocusReport {
+        return buildReport({
+            query: this.focus?.query.terms.join(' ') ?? null,
+            stopReason: this.stopReason ?? this.manager.finishReason ?? 'cancelled',
+            pagesFetched: this.manager.pagesScheduled,
+            pagesProcessed: this.pagesProcessed,
+            relevantPages: this.relevantPages,
+            focus: this.focus,
+            trapLearner: this.trapLearner,
+            skipped: this.manager.skippedCounts(),
+            failures: Object.fromEntries(this.failures),
+            duplicates: [...this.duplicates].map(([url, duplicateOf]) => ({ url, duplicateOf })),
+            frontierLeft: this.manager.frontierSize(),
+            elapsedMillis: Date.now() - this.startedAt,
+        });
+    }
+
+    progress(): FocusProgress {
+        const fetched = this.manager.pagesScheduled;
+        return {
+            pagesFetched: fetched,
+            maxPages: this.manager.maxPages,
+            relevantPages: this.relevantPages,
+            harvestRate: this.pagesProcessed > 0 ? this.relevantPages / this.pagesProcessed : 0,
+            queueSize: this.manager.frontierSize(),
+        };
+    }
+
+    // ------------------------------------------------------------------ page
+
+    private async processPage(context: CrawlingContext): Promise<void> {
+        const { request } = context;
+        const entry = this.manager.entryOf(request);
+        const status = responseStatus(context);
+        if (status !== null && status >= 400) {
+            this.countFailure(`http-${status}`);
+            this.setPageFocus(context, { relevance: 0, hit: false, delivered: false, duplicateOf: null, depth: entry?.depth ?? 0, linkScore: entry?.linkScore ?? null, linksQueued: 0 });
+            return;
+        }
+        const html = await readHtml(context, this.options);
+        const url = request.loadedUrl ?? request.url;
+        const page = extractPage(html, url);
+        const seen = this.trapLearner.observe(url, page.text);
+        const verdict = this.focus?.observePage(
+            { url, title: page.title, markdown: page.markdown, linkCount: page.links.length, proseWords: page.proseWords, lang: page.lang },
+            entry?.signal ?? null,
+        );
+        if (verdict?.rescore) this.manager.rescore();
+        const relevance = verdict?.relevance ?? 0;
+        const depth = entry?.depth ?? request.crawlDepth ?? 0;
+        if (depth === 0) this.focus?.noteSeedLanguage(page.lang);
+
+        const linksQueued = this.manager.offerLinks(page.links, { url, depth, relevance, isHub: page.isHub });
+        const delivery = await this.deliver(context, page, seen, relevance, depth, entry?.parentUrl ?? null, entry?.anchorText ?? '', entry?.linkScore ?? null);
+        this.pagesProcessed += 1;
+        this.setPageFocus(context, { relevance, hit: verdict?.hit ?? false, ...delivery, depth, linkScore: entry?.linkScore ?? null, linksQueued });
+
+        if (verdict?.stop && this.stopPolicy === 'adaptive' && !this.stopReason) {
+            this.stopReason = verdict.stop;
+            this.manager.stop();
+            context.log.info(`crawlee-focus: stopping (${verdict.stop}); requests in flight still finish.`);
+            (context as unknown as { crawler?: { stop?: (message?: string) => void } }).crawler?.stop?.(`crawlee-focus: ${verdict.stop}`);
+        }
+        this.options.onProgress?.(this.progress());
+    }
+
+    private async deliver(
+        context: CrawlingContext,
+        page: PageData,
+        seen: Seen,
+        relevance: number,
+        depth: number,
+        parentUrl: string | null,
+        anchorText: string,
+        linkScore: number | null,
+    ): Promise<{ delivered: boolean; duplicateOf: string | null }> {
+        const relevant = this.focus ? relevance >= this.minRelevance : true;
+        if (!relevant) return { delivered: false, duplicateOf: null };
+        const hash = textFingerprint(page.text);
+        const original = this.delivered.get(hash) ?? (seen.kind === 'duplicate' ? seen.of : undefined);
+        if (original !== undefined && original !== page.url) {
+            this.duplicates.set(page.url, original);
+            return { delivered: false, duplicateOf: original };
+        }
+        if (this.deliveredUrls.has(page.url)) return { delivered: false, duplicateOf: null }; // re-fetched after a crash
+        this.remember(hash, page.url);
+        this.relevantPages += 1;
+        await context.pushData({
+            url: page.url,
+            title: page.title,
+            markdown: page.markdown,
+            relevance,
+            depth,
+            parentUrl,
+            anchorText,
+            linkScore,
+            fetchedAt: new Date().toISOString(),
+        });
+        return { delivered: true, duplicateOf: null };
+    }
+
+    private remember(hash: number, url: string): void {
+        this.delivered.set(hash, url);
+        this.deliveredUrls.add(url);
+    }
+
+    private setPageFocus(context: CrawlingContext, focus: PageFocus): void {
+        context.request.userData.focus = focus;
+    }
+
+    private countFailure(reason: string): void {
+        this.failures.set(reason, (this.failures.get(reason) ?? 0) + 1);
+    }
+
+    // ----------------------------------------------------------- persistence
+
+    /** Writes a snapshot of the whole crawl state; resolves when it is durable. */
+    persist(): Promise<void> {
+        return this.store.save(() => ({
+            identity: this.identity,
+            manager: this.manager.toJSON(),
+            trapLearner: this.trapLearner.toJSON(),
+            focus: this.focus?.toJSON() ?? null,
+            delivered: [...this.delivered],
+            duplicates: [...this.duplicates],
+            pagesProcessed: this.pagesProcessed,
+            relevantPages: this.relevantPages,
+            failures: [...this.failures],
+            stopReason: this.stopReason,
+        }));
+    }
+
+    /** Pages delivered after the last snapshot are in the dataset already: never deliver them twice. */
+    private async recoverDeliveries(): Promise<void> {
+        const dataset = await Dataset.open(null, { config: this.config });
+        let recovered = 0;
+        await dataset.forEach(async (item: Dictionary) => {
+            if (typeof item.url === 'string' && !this.deliveredUrls.has(item.url)) {
+                this.deliveredUrls.add(item.url);
+                if (typeof item.markdown === 'string') recovered += 1;
+            }
+        });
+        this.relevantPages += recovered;
+    }
+}
+
+/** The page hook's result for a request, for the user's own handler. */
+export function pageFocus(request: { userData: Dictionary }): PageFocus | undefined {
+    return request.userData.focus as PageFocus | undefined;
+}
+
+function responseHeader(context: CrawlingContext, name: string): string | undefined {
+    const response = (context as unknown as { response?: { headers?: (() => Record<string, string>) | Record<string, string | string[]> } }).response;
+    const headers = typeof response?.headers === 'function' ? response.headers() : response?.headers;
+    const value = headers?.[name];
+    return Array.isArray(value) ? value[0] : value;
+}
+
+/** `Retry-After` as seconds or an HTTP date (RFC 9110 §10.2.3), capped at ten minutes. */
+export function retryAfterMillis(value: string | undefined, now = Date.now()): number | null {
+    if (!value) return null;
+    const seconds = Number(value.trim());
+    const millis = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - now;
+    if (!Number.isFinite(millis) || millis < 0) return null;
+    return Math.min(millis, 600_000);
+}
+
+function responseStatus(context: CrawlingContext): number | null {
+    const response = (context as unknown as { response?: { status?: () => number; statusCode?: number } }).response;
+    if (!response) return null;
+    if (typeof response.status === 'function') return response.status();
+    return typeof response.statusCode === 'number' ? response.statusCode : null;
+}
+
+async function readHtml(context: CrawlingContext, options: FocusedCrawlOptions): Promise<string> {
+    const browserPage = (context as unknown as { page?: import('playwright').Page }).page;
+    if (browserPage) {
+        await settleRenderedPage(browserPage, {
+            quietMillis: options.domQuietMillis ?? 250,
+            timeoutMillis: options.domSettleTimeoutMillis ?? 3000,
+        });
+        return browserPage.content();
+    }
+    const body = (context as unknown as { body?: string | Buffer }).body;
+    if (typeof body === 'string') return body;
+    if (Buffer.isBuffer(body)) return body.toString('utf8');
+    const parse = (context as unknown as { parseWithCheerio?: () => Promise<{ html(): string }> }).parseWithCheerio;
+    if (parse) return (await parse()).html();
+    throw new UnsupportedContextError(
+        'crawlee-focus cannot read this page: the crawling context has neither `page`, `body` nor `parseWithCheerio`. Use PlaywrightCrawler, CheerioCrawler or AdaptivePlaywrightCrawler.',
+    );
+}
+
+function failureReason(error: Error, messages: string[]): string {
+    const text = `${error?.message ?? ''} ${messages.at(-1) ?? ''}`;
+    if (/timed? ?out|timeout/i.test(text)) return 'timeout';
+    if (/redirect/i.test(text)) return 'redirect';
+    if (/content-?type|not supported|mime/i.test(text)) return 'unsupported-content-type';
+    if (/ECONNRESET|socket hang up|aborted|ERR_CONNECTION|ERR_EMPTY_RESPONSE/i.test(text)) return 'connection-error';
+    const status = /status code:? (\d{3})|\b(\d{3})\b.*(?:error|status)/i.exec(text);
+    if (status) return `http-${status[1] ?? status[2]}`;
+    return 'error';
+}

@@ -1,0 +1,92 @@
+import type { Focus, StopReason } from '../focus/index.js';
+import type { RewriteRuleInfo, TrapInfo, TrapLearner } from '../frontier/index.js';
+
+/** `FOCUS_REPORT`: what the crawl did and why it stopped. */
+export interface FocusReport {
+    query: string | null;
+    stopReason: StopReason;
+    /** Pages taken from the frontier (each counts once against `maxPages`, failed ones included). */
+    pagesFetched: number;
+    /** Pages whose content was read and scored. */
+    pagesProcessed: number;
+    /** Pages delivered to the dataset. */
+    relevantPages: number;
+    harvestRate: number;
+    coverage: number | null;
+    /** Distinct relevant paragraphs per query term. */
+    termEvidence: Record<string, number>;
+    /** URL templates demoted by the trap learner. */
+    traps: TrapInfo[];
+    /** Duplicate spellings learned as rewrite rules. */
+    rewriteRules: RewriteRuleInfo[];
+    /** Links not queued, by reason. */
+    skipped: Record<string, number>;
+    /** Pages that could not be read, by reason. */
+    failures: Record<string, number>;
+    /** Relevant pages not delivered because the same text was delivered under another URL. */
+    duplicates: Array<{ url: string; duplicateOf: string }>;
+    /** Links still queued when the crawl stopped. */
+    frontierLeft: number;
+    elapsedMillis: number;
+}
+
+export interface ReportInput {
+    query: string | null;
+    stopReason: StopReason;
+    pagesFetched: number;
+    pagesProcessed: number;
+    relevantPages: number;
+    focus: Focus | null;
+    trapLearner: TrapLearner;
+    skipped: Record<string, number>;
+    failures: Record<string, number>;
+    duplicates: Array<{ url: string; duplicateOf: string }>;
+    frontierLeft: number;
+    elapsedMillis: number;
+}
+
+export function buildReport(input: ReportInput): FocusReport {
+    const summary = input.focus?.summary();
+    return {
+        query: input.query,
+        stopReason: input.stopReason,
+        pagesFetched: input.pagesFetched,
+        pagesProcessed: input.pagesProcessed,
+        relevantPages: input.relevantPages,
+        harvestRate: input.pagesProcessed > 0 ? input.relevantPages / input.pagesProcessed : 0,
+        coverage: summary?.coverage ?? null,
+        termEvidence: summary?.termEvidence ?? {},
+        traps: input.trapLearner.traps(),
+        rewriteRules: input.trapLearner.rules(),
+        skipped: input.skipped,
+        failures: input.failures,
+        duplicates: input.duplicates,
+        frontierLeft: input.frontierLeft,
+        elapsedMillis: input.elapsedMillis,
+    };
+}
+
+/** A short human summary of a report. */
+export function formatReport(report: FocusReport): string {
+    const lines = [
+        `crawlee-focus: ${report.query ? `"${report.query}"` : 'breadth-first crawl'} stopped: ${report.stopReason}`,
+        `  pages fetched ${report.pagesFetched}, relevant ${report.relevantPages}, harvest ${(report.harvestRate * 100).toFixed(1)} %` +
+            (report.coverage === null ? '' : `, coverage ${(report.coverage * 100).toFixed(0)} %`),
+    ];
+    const evidence = Object.entries(report.termEvidence);
+    if (evidence.length > 0) lines.push(`  evidence per term: ${evidence.map(([t, n]) => `${t} ${n}`).join(', ')}`);
+    if (report.traps.length > 0) lines.push(`  traps demoted: ${report.traps.map((t) => t.shape).join(', ')}`);
+    if (report.rewriteRules.length > 0) lines.push(`  rewrite rules: ${report.rewriteRules.map(describeRule).join(', ')}`);
+    const skipped = Object.entries(report.skipped);
+    if (skipped.length > 0) lines.push(`  links skipped: ${skipped.map(([r, n]) => `${r} ${n}`).join(', ')}`);
+    const failures = Object.entries(report.failures);
+    if (failures.length > 0) lines.push(`  pages failed: ${failures.map(([r, n]) => `${r} ${n}`).join(', ')}`);
+    if (report.duplicates.length > 0) lines.push(`  duplicates not delivered: ${report.duplicates.length}`);
+    return lines.join('\n');
+}
+
+function describeRule(rule: RewriteRuleInfo): string {
+    const what =
+        rule.kind === 'drop-trailing-segment' ? `/${rule.segment}` : rule.kind === 'drop-param' ? `?${rule.name}` : `?${rule.name}=${rule.value}`;
+    return `${rule.host}: drop ${what}`;
+}

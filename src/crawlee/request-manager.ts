@@ -1,0 +1,701 @@
+import { Request } from 'crawlee';
+import type {
+    AddRequestsBatchedOptions,
+    AddRequestsBatchedResult,
+    Dictionary,
+    IRequestManager,
+    RequestQueueOperationOptions,
+    RequestsLike,
+    Source,
+} from 'crawlee';
+
+import { BestFirstQueue, TieredQueue, TrapLearner, clusterKey } from '../frontier/index.js';
+import type { Focus, LinkSignal } from '../focus/index.js';
+import { cleanUrl, dedupKey, shapeKey, skipReason } from '../url/index.js';
+import type { SkipOptions, SkipReason } from '../url/index.js';
+import { requestIdOf } from './request-id.js';
+
+export type ProcessedRequest = AddRequestsBatchedResult['addedRequests'][number];
+type OperationInfo = Awaited<ReturnType<IRequestManager['addRequest']>>;
+
+/** Why a discovered URL was not queued (or left the queue). Reported as `FOCUS_REPORT.skipped`. */
+export type FrontierSkipReason =
+    | SkipReason
+    | 'out-of-scope'
+    | 'duplicate-url'
+    | 'duplicate-spelling'
+    | 'dry-subtree'
+    | 'frontier-full'
+    | 'evicted'
+    | 'robots-disallowed';
+
+/** A link found on a page, as the page hook hands it to the manager. */
+export interface LinkCandidate {
+    url: string;
+    anchor?: string;
+    context?: string;
+}
+
+/** The page a batch of links was found on. */
+export interface ParentPage {
+    url: string;
+    depth: number;
+    relevance: number;
+    isHub: boolean;
+}
+
+/** One queued URL. Plain JSON, so the frontier can be snapshotted and restored. */
+export interface FrontierEntry {
+    url: string;
+    uniqueKey: string;
+    depth: number;
+    shape: string;
+    parentUrl: string | null;
+    anchorText: string;
+    /** Scoring signal (focused crawls only); rescoring reads it instead of the page. */
+    signal: LinkSignal | null;
+    /** `userData` given by the caller (labels of user-added requests). */
+    userData: Dictionary;
+}
+
+/** What the page hook needs to know about a request the manager handed out. */
+export interface FetchedEntry extends FrontierEntry {
+    linkScore: number | null;
+}
+
+export interface FocusedRequestManagerOptions {
+    /**
+     * The query's scoring state. With it the frontier is best-first; without it, a trap-aware,
+     * per-host round-robin breadth-first queue.
+     * @default null
+     */
+    focus?: Focus | null;
+    /** Learns URL templates that repeat content and duplicate spellings. @default new TrapLearner() */
+    trapLearner?: TrapLearner;
+    /**
+     * Pages to fetch at most, enforced when a request is taken (retries of a taken request are free).
+     * @default Infinity
+     */
+    maxPages?: number;
+    /**
+     * Upper bound on queued URLs, whatever the page budget; bounds memory on unbounded crawls.
+     * @default 100_000
+     */
+    maxFrontierSize?: number;
+    /**
+     * Hosts whose pages may be fetched (each with its subdomains when `allowSubdomains`).
+     * @default the hosts of the seed requests (depth 0)
+     */
+    allowedHosts?: string[];
+    /** Whether subdomains of the allowed hosts are in scope. @default true */
+    allowSubdomains?: boolean;
+    /** Requests in flight per host at most. @default 4 */
+    maxRequestsPerHost?: number;
+    /** Minimum time between two requests to the same host. @default 0 */
+    minDelayPerHostMillis?: number;
+    /** Limits of the pre-fetch URL filter. @default DEFAULT_SKIP_OPTIONS */
+    skip?: SkipOptions;
+    /**
+     * Pages scheduled per site cluster before the best-first queue prefers other clusters
+     * (§6.3 of the spec); proven clusters are exempt.
+     * @default max(2, ceil(maxPages / 10)), or 50 without a page budget
+     */
+    clusterCap?: number;
+    /** Examples kept per skip reason for `skippedLinks()`. @default 20 */
+    samplesPerReason?: number;
+    /**
+     * Awaited before `markRequestHandled` resolves, e.g. to make a snapshot durable, so that a crash can only
+     * lose requests that were still in flight.
+     */
+    onRequestHandled?: (request: Request) => Promise<void> | void;
+}
+
+/** Demoted templates go behind every normally scored link, as the tiered queue serves them last. */
+const DEMOTED_TEMPLATE_FACTOR = 0.01;
+/** Score of requests added with `forefront: true`: ahead of any scored link. */
+const FOREFRONT_SCORE = 1e6;
+/** Entries popped per fetch while looking for a host that is not busy; bounds the parking lot. */
+const MAX_BUSY_POPS = 16;
+/** §9.2 [I]: cluster cap ≈ max(2, ⌈limit/10⌉). */
+const CLUSTER_CAP_SHARE = 0.1;
+
+interface InFlight {
+    request: Request;
+    entry: FetchedEntry;
+    host: string;
+}
+
+/** Snapshot of the manager's whole state; see {@link FocusedRequestManager.toJSON}. */
+export interface FocusedRequestManagerState {
+    version: 1;
+    scheduled: number;
+    handled: string[];
+    known: string[];
+    scopeHosts: string[];
+    queue: unknown;
+    parked: Array<{ entry: FrontierEntry; score: number }>;
+    pending: Array<{ entry: FetchedEntry; request: Dictionary }>;
+    clusterScheduled: Array<[string, number]>;
+    skipped: Array<[string, number]>;
+    samples: Array<[string, string[]]>;
+    stopped: boolean;
+}
+
+/**
+ * Crawlee's `IRequestManager` backed by the focused frontier.
+ *
+ * Every URL is cleaned, rewritten by the learned DUST rules, filtered, scoped, deduplicated and scored before it
+ * is queued; the page budget is enforced when a request is taken, so links are ranked before any is dropped
+ * (unlike `maxRequestsPerCrawl`, which truncates in page order).
+ * Pass it as the crawler's `requestQueue` (Crawlee 3.18 rejects the `requestManager` option at runtime).
+ */
+export class FocusedRequestManager implements IRequestManager {
+    /** Written by the crawler at construction; unused by an in-memory frontier. */
+    internalTimeoutMillis = 0;
+    /** Written by the crawler at construction; there are no locks to expire here. */
+    requestLockSecs = 0;
+    /** Read by the crawler; must not be `'default'`, which a second `run()` would drop. */
+    readonly name = 'crawlee-focus';
+
+    readonly focus: Focus | null;
+    readonly trapLearner: TrapLearner;
+    readonly maxPages: number;
+
+    private readonly options: Required<Omit<FocusedRequestManagerOptions, 'focus' | 'trapLearner' | 'allowedHosts' | 'clusterCap' | 'onRequestHandled'>> & {
+        clusterCap: number;
+    };
+    private readonly onRequestHandled: FocusedRequestManagerOptions['onRequestHandled'];
+    private bestFirst: BestFirstQueue<FrontierEntry> | null;
+    private tiered: TieredQueue<FrontierEntry> | null;
+    /** Popped entries whose host was busy, best first. Counted as queued. */
+    private parked: Array<{ entry: FrontierEntry; score: number }> = [];
+    /** Reclaimed requests (retries, delays), served before the frontier and outside the budget. */
+    private retries: InFlight[] = [];
+    private readonly inFlight = new Map<string, InFlight>();
+    private readonly inFlightPerHost = new Map<string, number>();
+    private readonly nextAllowedAt = new Map<string, number>();
+    /** Dedup keys of everything queued, in flight or handled. */
+    private readonly known = new Set<string>();
+    private readonly handled = new Set<string>();
+    private readonly scopeHosts = new Set<string>();
+    private readonly clusterScheduled = new Map<string, number>();
+    private readonly skipCounts = new Map<FrontierSkipReason, number>();
+    private readonly skipSamples = new Map<FrontierSkipReason, string[]>();
+    /** Queued (not parked) entries per host, so busy hosts can be recognised without popping. */
+    private readonly queuedPerHost = new Map<string, number>();
+    /** Scope is learned from the seeds unless `allowedHosts` was given. */
+    private readonly scopeFromSeeds: boolean;
+    private scheduled = 0;
+    private stopped = false;
+    private seenGeneration: number;
+
+    constructor(options: FocusedRequestManagerOptions = {}) {
+        const maxPages = options.maxPages ?? Infinity;
+        if (!(maxPages >= 0)) throw new RangeError(`maxPages must be a number ≥ 0, got ${options.maxPages}`);
+        this.focus = options.focus ?? null;
+        this.trapLearner = options.trapLearner ?? new TrapLearner();
+        this.maxPages = maxPages;
+        this.options = {
+            maxPages,
+            maxFrontierSize: options.maxFrontierSize ?? 100_000,
+            allowSubdomains: options.allowSubdomains ?? true,
+            maxRequestsPerHost: options.maxRequestsPerHost ?? 4,
+            minDelayPerHostMillis: options.minDelayPerHostMillis ?? 0,
+            skip: options.skip ?? {},
+            samplesPerReason: options.samplesPerReason ?? 20,
+            clusterCap:
+                options.clusterCap ?? (Number.isFinite(maxPages) ? Math.max(2, Math.ceil(maxPages * CLUSTER_CAP_SHARE)) : 50),
+        };
+        for (const host of options.allowedHosts ?? []) this.scopeHosts.add(normalizeScopeHost(host));
+        this.scopeFromSeeds = this.scopeHosts.size === 0;
+        this.bestFirst = this.focus ? new BestFirstQueue<FrontierEntry>() : null;
+        this.tiered = this.focus ? null : new TieredQueue<FrontierEntry>(this.trapLearner);
+        this.seenGeneration = this.trapLearner.generation;
+        this.onRequestHandled = options.onRequestHandled;
+    }
+
+    /** Restores a manager saved with {@link toJSON}; requests that were in flight come back as pending. */
+    static fromJSON(state: FocusedRequestManagerState, options: FocusedRequestManagerOptions = {}): FocusedRequestManager {
+        if (state?.version !== 1) throw new TypeError('Unknown crawlee-focus frontier snapshot; start the crawl afresh (resume: false).');
+        const manager = new FocusedRequestManager(options);
+        if (manager.bestFirst) manager.bestFirst = BestFirstQueue.fromJSON(state.queue as never);
+        else manager.tiered = TieredQueue.fromJSON(state.queue as never, manager.trapLearner);
+        manager.scheduled = state.scheduled;
+        for (const key of state.handled) manager.handled.add(key);
+        for (const key of state.known) manager.known.add(key);
+        for (const host of state.scopeHosts) manager.scopeHosts.add(host);
+        for (const item of [...(manager.bestFirst ?? manager.tiered!)] as Array<{ url: string }>) manager.changeQueued(hostKey(item.url), +1);
+        manager.parked = state.parked;
+        for (const { entry, request } of state.pending) {
+            const restored = manager.toRequest(entry);
+            restored.retryCount = (request.retryCount as number | undefined) ?? 0;
+            restored.userData = { ...(request.userData as Dictionary) };
+            manager.retries.push({ request: restored, entry, host: hostKey(entry.url) });
+        }
+        for (const [cluster, count] of state.clusterScheduled) manager.clusterScheduled.set(cluster, count);
+        for (const [reason, count] of state.skipped) manager.skipCounts.set(reason as FrontierSkipReason, count);
+        for (const [reason, samples] of state.samples) manager.skipSamples.set(reason as FrontierSkipReason, samples);
+        manager.stopped = state.stopped;
+        return manager;
+    }
+
+    // ---------------------------------------------------------------- adding
+
+    /** Offers the links found on a page; returns how many were queued. */
+    offerLinks(links: Iterable<LinkCandidate>, parent: ParentPage): number {
+        let queued = 0;
+        for (const link of links) {
+            const result = this.admit(link.url, {
+                depth: parent.depth + 1,
+                parentUrl: parent.url,
+                anchorText: link.anchor ?? '',
+                scoreWith: (url) =>
+                    this.focus?.scoreLink(
+                        { url, anchor: link.anchor ?? '', context: link.context ?? '', depth: parent.depth + 1 },
+                        { url: parent.url, relevance: parent.relevance, isHub: parent.isHub },
+                    ),
+                userData: {},
+                forefront: false,
+            });
+            if (result.added) queued++;
+        }
+        return queued;
+    }
+
+    async addRequest(source: Source, options: RequestQueueOperationOptions = {}): Promise<OperationInfo> {
+        return this.addSource(source, options.forefront ?? false);
+    }
+
+    async addRequestsBatched(requests: RequestsLike, options: AddRequestsBatchedOptions = {}): Promise<AddRequestsBatchedResult> {
+        const addedRequests: ProcessedRequest[] = [];
+        const requestsOverLimit: Source[] = [];
+        // Only honoured when the user set `maxRequestsPerCrawl`; the focused budget is `maxPages`.
+        let budget = options.maxNewRequests ?? Infinity;
+        for await (const item of requests as AsyncIterable<Source | string>) {
+            const source: Source = typeof item === 'string' ? { url: item } : item;
+            if (budget <= 0) {
+                requestsOverLimit.push(source);
+                continue;
+            }
+            const info = this.addSource(source, options.forefront ?? false);
+            if (!info.wasAlreadyPresent) budget--;
+            addedRequests.push(info);
+        }
+        return { addedRequests, waitForAllRequestsToBeAdded: Promise.resolve([]), requestsOverLimit };
+    }
+
+    private addSource(source: Source, forefront: boolean): OperationInfo {
+        const request = source instanceof Request ? source : new Request(source as ConstructorParameters<typeof Request>[0]);
+        const depth = request.crawlDepth ?? 0;
+        const userData = { ...(request.userData as Dictionary) };
+        delete userData.__crawlee;
+        if (request.label) userData.label = request.label;
+        const isSeed = depth === 0;
+        if (isSeed && this.scopeFromSeeds) {
+            try {
+                this.scopeHosts.add(normalizeScopeHost(new URL(request.url).hostname));
+            } catch {
+                // malformed seed: admit() reports it
+            }
+        }
+        const result = this.admit(request.url, {
+            depth,
+            parentUrl: null,
+            anchorText: '',
+            scoreWith: (url) =>
+                this.focus
+                    ? isSeed || forefront
+                        ? { score: forefront ? FOREFRONT_SCORE : this.focus.score(this.focus.seedSignal(url)), signal: this.focus.seedSignal(url) }
+                        : this.focus.scoreLink({ url, anchor: '', context: '', depth }, { url: '', relevance: 0, isHub: false })
+                    : undefined,
+            userData,
+            forefront,
+        });
+        const uniqueKey = result.uniqueKey ?? request.uniqueKey;
+        return {
+            requestId: requestIdOf(uniqueKey),
+            uniqueKey,
+            wasAlreadyPresent: !result.added,
+            wasAlreadyHandled: this.handled.has(uniqueKey),
+            forefront,
+        } as OperationInfo;
+    }
+
+    private admit(
+        rawUrl: string,
+        how: {
+            depth: number;
+            parentUrl: string | null;
+            anchorText: string;
+            scoreWith: (url: string) => { score: number; signal: LinkSignal } | undefined;
+            userData: Dictionary;
+            forefront: boolean;
+        },
+    ): { added: boolean; uniqueKey?: string } {
+        const reason = skipReason(rawUrl, this.options.skip);
+        if (reason) return this.skip(reason, rawUrl);
+        let cleaned: string;
+        try {
+            cleaned = cleanUrl(rawUrl);
+        } catch {
+            return this.skip('malformed-url', rawUrl);
+        }
+        const url = this.trapLearner.rewrite(cleaned);
+        if (!this.isInScope(url)) return this.skip('out-of-scope', url);
+        // Our dedup key replaces Crawlee's unique key: one page, one request, whatever the spelling.
+        const uniqueKey = dedupKey(url);
+        if (this.known.has(uniqueKey)) return this.skip(url === cleaned ? 'duplicate-url' : 'duplicate-spelling', url, uniqueKey);
+        if (this.focus && how.depth > 0 && this.focus.isDry(url)) return this.skip('dry-subtree', url);
+
+        const entry: FrontierEntry = {
+            url,
+            uniqueKey,
+            depth: how.depth,
+            shape: shapeKey(url),
+            parentUrl: how.parentUrl,
+            anchorText: how.anchorText,
+            signal: null,
+            userData: how.userData,
+        };
+        const room = this.room();
+        if (this.bestFirst) {
+            const scored = how.scoreWith(url)!;
+            entry.signal = scored.signal;
+            const score = how.forefront ? FOREFRONT_SCORE : this.adjustForTraps(scored.score, entry.shape);
+            const offer = this.bestFirst.offer(uniqueKey, url, entry.depth, score, entry, Math.max(0, room));
+            if (offer.kind === 'rejected') return this.skip('frontier-full', url);
+            if (offer.kind === 'evicted') this.forgetEvicted(offer.key, offer.url);
+        } else {
+            const tiered = this.tiered!;
+            if (tiered.size >= room) {
+                const evicted = tiered.evictLow();
+                if (!evicted) return this.skip('frontier-full', url);
+                this.forgetEvicted(evicted.payload.uniqueKey, evicted.url);
+            }
+            tiered.push(url, entry.depth, entry);
+        }
+        this.known.add(uniqueKey);
+        this.changeQueued(hostKey(url), +1);
+        return { added: true, uniqueKey };
+    }
+
+    /** Room left in the frontier: what can still be fetched, bounded by `maxFrontierSize`. */
+    private room(): number {
+        return Math.min(this.maxPages - this.scheduled, this.options.maxFrontierSize) - this.parked.length;
+    }
+
+    /** An evicted link may be discovered again later, so it leaves the dedup set. */
+    private forgetEvicted(uniqueKey: string, url: string): void {
+        this.known.delete(uniqueKey);
+        this.changeQueued(hostKey(url), -1);
+        this.count('evicted', url);
+    }
+
+    private changeQueued(host: string, delta: number): void {
+        const count = (this.queuedPerHost.get(host) ?? 0) + delta;
+        if (count > 0) this.queuedPerHost.set(host, count);
+        else this.queuedPerHost.delete(host);
+    }
+
+    private adjustForTraps(score: number, shape: string): number {
+        return this.trapLearner.isDemoted(shape) ? score * DEMOTED_TEMPLATE_FACTOR : score;
+    }
+
+    /** Whether a URL's host is one the crawl may fetch. */
+    isInScope(url: string): boolean {
+        if (this.scopeHosts.size === 0) return true;
+        let host: string;
+        try {
+            host = normalizeScopeHost(new URL(url).hostname);
+        } catch {
+            return false;
+        }
+        if (this.scopeHosts.has(host)) return true;
+        if (!this.options.allowSubdomains) return false;
+        for (const allowed of this.scopeHosts) if (host.endsWith(`.${allowed}`)) return true;
+        return false;
+    }
+
+    private skip(reason: FrontierSkipReason, url: string, uniqueKey?: string): { added: false; uniqueKey?: string } {
+        this.count(reason, url);
+        return { added: false, uniqueKey };
+    }
+
+    private count(reason: FrontierSkipReason, url: string): void {
+        this.skipCounts.set(reason, (this.skipCounts.get(reason) ?? 0) + 1);
+        let samples = this.skipSamples.get(reason);
+        if (!samples) this.skipSamples.set(reason, (samples = []));
+        if (samples.length < this.options.samplesPerReason) samples.push(url.length > 300 ? `${url.slice(0, 300)}…` : url);
+    }
+
+    /** Marks a URL as known without fetching it (e.g. robots.txt forbids it). */
+    reject(url: string, reason: FrontierSkipReason): void {
+        this.count(reason, url);
+    }
+
+    // --------------------------------------------------------------- taking
+
+    async fetchNextRequest<T extends Dictionary = Dictionary>(): Promise<Request<T> | null> {
+        const taken = this.takeRetry() ?? this.takeFromFrontier();
+        if (!taken) return null;
+        this.inFlight.set(taken.request.id!, taken);
+        this.inFlightPerHost.set(taken.host, (this.inFlightPerHost.get(taken.host) ?? 0) + 1);
+        const delay = this.options.minDelayPerHostMillis;
+        if (delay > 0) this.nextAllowedAt.set(taken.host, Math.max(this.nextAllowedAt.get(taken.host) ?? 0, Date.now() + delay));
+        return taken.request as unknown as Request<T>;
+    }
+
+    private takeRetry(): InFlight | undefined {
+        const index = this.retries.findIndex((r) => !this.isBusy(r.host));
+        if (index < 0) return undefined;
+        return this.retries.splice(index, 1)[0];
+    }
+
+    private takeFromFrontier(): InFlight | undefined {
+        if (this.stopped || this.scheduled >= this.maxPages) return undefined;
+        const next = this.nextTakeable();
+        if (!next) return undefined;
+        this.parked.splice(this.parked.indexOf(next), 1);
+        this.scheduled++;
+        const cluster = clusterKey(next.entry.url);
+        this.clusterScheduled.set(cluster, (this.clusterScheduled.get(cluster) ?? 0) + 1);
+        const fetched: FetchedEntry = { ...next.entry, linkScore: this.focus ? next.score : null };
+        return { request: this.toRequest(fetched), entry: fetched, host: hostKey(fetched.url) };
+    }
+
+    /**
+     * The entry `fetchNextRequest()` would take now, moved to the parking lot; `undefined` when every queued
+     * host is busy. `isEmpty()` calls it too, so both agree exactly.
+     */
+    private nextTakeable(): { entry: FrontierEntry; score: number } | undefined {
+        this.resortIfTrapsChanged();
+        const parked = this.parked.find((p) => !this.isBusy(hostKey(p.entry.url)));
+        const queueTop = this.bestFirst?.peekScore();
+        if (parked && (queueTop === undefined || parked.score >= queueTop)) return parked;
+        if (![...this.queuedPerHost.keys()].some((host) => !this.isBusy(host))) return parked;
+        const popped = this.popNonBusy();
+        if (!popped) return parked;
+        this.parked.push(popped);
+        this.parked.sort((a, b) => b.score - a.score);
+        return popped;
+    }
+
+    private popNonBusy(): { entry: FrontierEntry; score: number } | undefined {
+        if (this.tiered) {
+            const popped = this.tiered.pop({
+                // Demoted URLs wait while normal pages are in flight: those may still discover normal links.
+                allowLow: this.inFlight.size === 0 && this.retries.length === 0,
+                busy: (host) => this.isBusy(host),
+            });
+            if (!popped) return undefined;
+            this.changeQueued(hostKey(popped.url), -1);
+            return { entry: popped.payload, score: 0 };
+        }
+        const queue = this.bestFirst!;
+        for (let i = 0; i < MAX_BUSY_POPS && queue.size > 0; i++) {
+            const popped = queue.popDiverse(
+                (cluster) => this.clusterScheduled.get(cluster) ?? 0,
+                this.options.clusterCap,
+                (cluster) => this.focus?.isClusterProven(cluster) ?? false,
+            );
+            if (!popped) return undefined;
+            const host = hostKey(popped.url);
+            this.changeQueued(host, -1);
+            const item = { entry: popped.signal, score: popped.score };
+            if (!this.isBusy(host)) return item;
+            this.parked.push(item);
+        }
+        return undefined;
+    }
+
+    private isBusy(host: string): boolean {
+        if ((this.inFlightPerHost.get(host) ?? 0) >= this.options.maxRequestsPerHost) return true;
+        const next = this.nextAllowedAt.get(host);
+        return next !== undefined && next > Date.now();
+    }
+
+    /** When the trap learner demotes or restores a template, queued scores must follow. */
+    private resortIfTrapsChanged(): void {
+        if (this.trapLearner.generation === this.seenGeneration) return;
+        this.seenGeneration = this.trapLearner.generation;
+        this.rescore();
+    }
+
+    /** Recomputes every queued score from its stored signal (term weights or the link model moved). */
+    rescore(): void {
+        const focus = this.focus;
+        if (!focus || !this.bestFirst) return;
+        this.bestFirst.rescore((entry) => (entry.signal ? this.adjustForTraps(focus.score(entry.signal), entry.shape) : 0));
+    }
+
+    private toRequest(entry: FetchedEntry): Request {
+        const request = new Request({
+            url: entry.url,
+            uniqueKey: entry.uniqueKey,
+            userData: { ...entry.userData },
+        });
+        request.id = requestIdOf(entry.uniqueKey);
+        request.crawlDepth = entry.depth;
+        return request;
+    }
+
+    /** The frontier entry behind a request that is in flight (its signal, parent, anchor and score). */
+    entryOf(request: Request): FetchedEntry | undefined {
+        return this.inFlight.get(request.id!)?.entry;
+    }
+
+    // ------------------------------------------------------------- finishing
+
+    async markRequestHandled(request: Request): Promise<OperationInfo> {
+        const id = request.id!;
+        const flight = this.release(id);
+        const uniqueKey = flight?.entry.uniqueKey ?? request.uniqueKey;
+        const wasAlreadyHandled = this.handled.has(uniqueKey);
+        this.handled.add(uniqueKey);
+        this.known.add(uniqueKey);
+        request.handledAt ??= new Date().toISOString();
+        await this.onRequestHandled?.(request);
+        return { requestId: id, uniqueKey, wasAlreadyPresent: true, wasAlreadyHandled, forefront: false } as OperationInfo;
+    }
+
+    async reclaimRequest(request: Request, options: RequestQueueOperationOptions = {}): Promise<OperationInfo | null> {
+        const id = request.id!;
+        const flight = this.release(id);
+        if (!flight) return null;
+        const retry = { ...flight, request };
+        if (options.forefront) this.retries.unshift(retry);
+        else this.retries.push(retry);
+        return { requestId: id, uniqueKey: request.uniqueKey, wasAlreadyPresent: true, wasAlreadyHandled: false, forefront: !!options.forefront } as OperationInfo;
+    }
+
+    private release(id: string): InFlight | undefined {
+        const flight = this.inFlight.get(id);
+        if (!flight) return undefined;
+        this.inFlight.delete(id);
+        const count = (this.inFlightPerHost.get(flight.host) ?? 1) - 1;
+        if (count > 0) this.inFlightPerHost.set(flight.host, count);
+        else this.inFlightPerHost.delete(flight.host);
+        return flight;
+    }
+
+    /** Keeps a host idle until the given time (a 429/503 with `Retry-After`). Other hosts are unaffected. */
+    backOffHost(url: string, untilMillis: number): void {
+        const host = hostKey(url);
+        this.nextAllowedAt.set(host, Math.max(this.nextAllowedAt.get(host) ?? 0, untilMillis));
+    }
+
+    /** Stops handing out new pages; requests in flight and retries still complete. */
+    stop(): void {
+        this.stopped = true;
+    }
+
+    get isStopped(): boolean {
+        return this.stopped;
+    }
+
+    /** True exactly when `fetchNextRequest()` would return `null` now (requests in flight do not count). */
+    async isEmpty(): Promise<boolean> {
+        if (this.retries.some((r) => !this.isBusy(r.host))) return false;
+        if (this.stopped || this.scheduled >= this.maxPages) return true;
+        return this.nextTakeable() === undefined;
+    }
+
+    async isFinished(): Promise<boolean> {
+        if (this.inFlight.size > 0 || this.retries.length > 0) return false;
+        return this.stopped || this.scheduled >= this.maxPages || this.frontierSize() === 0;
+    }
+
+    /** Why the frontier ended, if it has; `null` while there is work. */
+    get finishReason(): 'cancelled' | 'limit_reached' | 'exhausted' | null {
+        if (this.inFlight.size > 0 || this.retries.length > 0) return null;
+        if (this.stopped) return 'cancelled';
+        if (this.scheduled >= this.maxPages) return 'limit_reached';
+        if (this.frontierSize() === 0) return 'exhausted';
+        return null;
+    }
+
+    async handledCount(): Promise<number> {
+        return this.handled.size;
+    }
+
+    getTotalCount(): number {
+        return this.handled.size + this.inFlight.size + this.retries.length + this.frontierSize();
+    }
+
+    getPendingCount(): number {
+        return this.inFlight.size + this.retries.length + this.frontierSize();
+    }
+
+    async *[Symbol.asyncIterator](): AsyncGenerator<Request> {
+        for (;;) {
+            const request = await this.fetchNextRequest();
+            if (!request) return;
+            yield request;
+        }
+    }
+
+    // --------------------------------------------------------------- reports
+
+    /** Pages taken from the frontier so far (each counts once against `maxPages`). */
+    get pagesScheduled(): number {
+        return this.scheduled;
+    }
+
+    get inFlightCount(): number {
+        return this.inFlight.size;
+    }
+
+    frontierSize(): number {
+        return (this.bestFirst?.size ?? this.tiered!.size) + this.parked.length;
+    }
+
+    /** Skipped or evicted links counted by reason. */
+    skippedCounts(): Record<string, number> {
+        return Object.fromEntries([...this.skipCounts].sort((a, b) => b[1] - a[1]));
+    }
+
+    /** Examples of skipped links, per reason (at most `samplesPerReason` each). */
+    skippedLinks(reason?: FrontierSkipReason): Record<string, string[]> | string[] {
+        if (reason) return [...(this.skipSamples.get(reason) ?? [])];
+        return Object.fromEntries(this.skipSamples);
+    }
+
+    // ------------------------------------------------------------ persistence
+
+    /** The whole frontier as JSON. Requests in flight are saved as pending, so a resumed crawl fetches them again. */
+    toJSON(): FocusedRequestManagerState {
+        const pending = [...this.retries, ...this.inFlight.values()].map((f) => ({
+            entry: f.entry,
+            request: { retryCount: f.request.retryCount, userData: f.request.userData },
+        }));
+        return {
+            version: 1,
+            scheduled: this.scheduled,
+            handled: [...this.handled],
+            known: [...this.known],
+            scopeHosts: [...this.scopeHosts],
+            queue: (this.bestFirst ?? this.tiered!).toJSON(),
+            parked: this.parked,
+            pending,
+            clusterScheduled: [...this.clusterScheduled],
+            skipped: [...this.skipCounts],
+            samples: [...this.skipSamples],
+            stopped: this.stopped,
+        };
+    }
+}
+
+/** Host form used for scope: lowercase, no leading `www.` (so www.e.edu and e.edu are one site). */
+function normalizeScopeHost(host: string): string {
+    const lower = host.toLowerCase().replace(/\.$/, '');
+    return lower.startsWith('www.') ? lower.slice(4) : lower;
+}
+
+/** Host key for politeness: the exact host (with port), as servers see it. */
+function hostKey(url: string): string {
+    try {
+        return new URL(url).host;
+    } catch {
+        return '';
+    }
+}
