@@ -175,14 +175,14 @@ export class FocusedCrawl {
         // The plugin decides what to purge: Crawlee's purge-on-start would delete the snapshot it resumes from.
         config.set('purgeOnStart', false);
         const identity = JSON.stringify({ seeds: [...options.startUrls].sort(), query: options.query ?? null, id: options.identity ?? '' });
-        const kv = await KeyValueStore.open(null, { config });
+        const kv = await KeyValueStore.open(undefined, { config });
         const store = new StateStore<FocusedCrawlState>(kv);
         const resume = options.resume ?? 'auto';
         let saved = resume === false ? null : await store.load();
         if (saved && resume === 'auto' && saved.identity !== identity) saved = null;
         if (!saved) {
             await purgeDefaultStorages({ config, onlyPurgeOnce: false });
-            await new StateStore<FocusedCrawlState>(await KeyValueStore.open(null, { config })).clear();
+            await new StateStore<FocusedCrawlState>(await KeyValueStore.open(undefined, { config })).clear();
         }
         const crawl = new FocusedCrawl({ ...options, config }, store, identity, saved);
         if (saved) await crawl.recoverDeliveries();
@@ -268,7 +268,7 @@ export class FocusedCrawl {
     async finish(): Promise<FocusReport> {
         const report = this.report();
         await this.persist();
-        const kv = await KeyValueStore.open(null, { config: this.config });
+        const kv = await KeyValueStore.open(undefined, { config: this.config });
         await kv.setValue('FOCUS_REPORT', report);
         return report;
     }
@@ -407,7 +407,7 @@ export class FocusedCrawl {
 
     /** Pages delivered after the last snapshot are in the dataset already: never deliver them twice. */
     private async recoverDeliveries(): Promise<void> {
-        const dataset = await Dataset.open(null, { config: this.config });
+        const dataset = await Dataset.open(undefined, { config: this.config });
         let recovered = 0;
         await dataset.forEach(async (item: Dictionary) => {
             if (typeof item.url === 'string' && !this.deliveredUrls.has(item.url)) {

@@ -1,0 +1,210 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+import { Dataset, LogLevel, log } from 'crawlee';
+
+import { createFocusedCrawler, formatReport } from '../crawlee/index.js';
+import type { CrawlMode, CreateFocusedCrawlerOptions, FocusProgress, FocusReport, FocusedCrawler } from '../crawlee/index.js';
+import { startDemoSite, demoLabels } from './demo-site.js';
+
+const USAGE = `crawlee-focus: focused crawling for Crawlee
+
+Usage:
+  crawlee-focus crawl <url...> [--query <text>] [options]
+  crawlee-focus demo [--mode browser|http|adaptive] [--max-pages N] [--json]
+  crawlee-focus --help | --version
+
+Options of crawl (and demo):
+  --query <text>          topic to focus on; without it, a trap-aware breadth-first crawl
+  --max-pages <N>         pages to fetch at most (default 100)
+  --mode <m>              browser (Playwright + Chromium, default), http (Cheerio), adaptive
+  --stop <s>              adaptive (stop when crawling stops paying off, default) or never
+  --proxy <url>           send requests through this proxy
+  --ignore-https-errors   accept invalid TLS certificates
+  --concurrency <N>       pages in parallel at most
+  --per-host <N>          requests in flight per host at most (default 4)
+  --delay <ms>            minimum delay between requests to one host (default 0)
+  --storage <dir>         Crawlee storage folder (default ./storage); a killed crawl resumes from it
+  --fresh                 start afresh even if the storage holds a crawl to resume
+  --chromium <path>       browser executable (default /usr/bin/chromium when installed)
+  --json                  print the report as JSON on the last line of stdout
+  --verbose               show Crawlee's own log
+
+Output: relevant pages as Markdown in the default dataset (<storage>/datasets/default),
+the report as FOCUS_REPORT in the default key-value store.`;
+
+/** Thrown for arguments the CLI cannot use; exits with code 2 and the usage. */
+class UsageError extends Error {}
+
+const OPTIONS = {
+    query: { type: 'string' },
+    'max-pages': { type: 'string' },
+    mode: { type: 'string' },
+    stop: { type: 'string' },
+    proxy: { type: 'string' },
+    'ignore-https-errors': { type: 'boolean' },
+    concurrency: { type: 'string' },
+    'per-host': { type: 'string' },
+    delay: { type: 'string' },
+    storage: { type: 'string' },
+    fresh: { type: 'boolean' },
+    chromium: { type: 'string' },
+    json: { type: 'boolean' },
+    verbose: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean' },
+} as const;
+
+/** Runs the command line; resolves to the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+    let parsed;
+    try {
+        parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    } catch (error) {
+        return usageError((error as Error).message);
+    }
+    const { values, positionals } = parsed;
+    if (values.version) {
+        console.log(packageVersion());
+        return 0;
+    }
+    const [command, ...rest] = positionals;
+    if (values.help || !command) {
+        console.log(USAGE);
+        return values.help ? 0 : 2;
+    }
+    try {
+        if (command === 'crawl') return await crawlCommand(rest, values);
+        if (command === 'demo') return await demoCommand(rest, values);
+        throw new UsageError(`unknown command "${command}"`);
+    } catch (error) {
+        if (error instanceof UsageError) return usageError(error.message);
+        throw error;
+    }
+}
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+async function crawlCommand(urls: string[], values: Values): Promise<number> {
+    if (urls.length === 0) throw new UsageError('crawl needs at least one start URL');
+    for (const url of urls) {
+        let parsed: URL;
+        try {
+            parsed = new URL(url);
+        } catch {
+            throw new UsageError(`"${url}" is not an absolute URL (e.g. https://example.com/)`);
+        }
+        if (!/^https?:$/.test(parsed.protocol)) throw new UsageError(`"${url}" is not an http(s) URL`);
+    }
+    await runCrawl(crawlOptions(urls, values), values);
+    return 0;
+}
+
+async function demoCommand(rest: string[], values: Values): Promise<number> {
+    if (rest.length > 0) throw new UsageError(`demo takes no URLs (got ${rest.join(' ')})`);
+    const site = await startDemoSite();
+    try {
+        const labels = demoLabels();
+        const query = values.query ?? labels.query;
+        if (!values.json) console.error(`Demo site on ${site.url}; focused crawl for "${query}".`);
+        const options = crawlOptions([site.url], { ...values, query });
+        const { focused } = await runCrawl({ maxPages: 40, ...options }, values);
+        if (!values.json && query === labels.query) {
+            const found = await deliveredAmong(labels.relevant, focused);
+            console.error(`Ground truth: ${found} of ${labels.relevant.length} relevant demo pages delivered.`);
+        }
+        return 0;
+    } finally {
+        await site.close();
+    }
+}
+
+function crawlOptions(urls: string[], values: Values): CreateFocusedCrawlerOptions {
+    const mode = (values.mode ?? 'browser') as CrawlMode;
+    if (!['browser', 'http', 'adaptive'].includes(mode)) throw new UsageError(`--mode must be browser, http or adaptive (got "${values.mode}")`);
+    const stop = values.stop ?? 'adaptive';
+    if (stop !== 'adaptive' && stop !== 'never') throw new UsageError(`--stop must be adaptive or never (got "${values.stop}")`);
+    return {
+        startUrls: urls,
+        query: values.query ?? null,
+        mode,
+        stop,
+        ...(values['max-pages'] !== undefined ? { maxPages: positiveInteger('--max-pages', values['max-pages']) } : {}),
+        ...(values.concurrency !== undefined ? { maxConcurrency: positiveInteger('--concurrency', values.concurrency) } : {}),
+        ...(values['per-host'] !== undefined ? { maxRequestsPerHost: positiveInteger('--per-host', values['per-host']) } : {}),
+        ...(values.delay !== undefined ? { minDelayPerHostMillis: positiveInteger('--delay', values.delay, 0) } : {}),
+        ...(values.proxy ? { proxyUrls: [values.proxy] } : {}),
+        ...(values['ignore-https-errors'] ? { ignoreHttpsErrors: true } : {}),
+        ...(values.storage ? { storageDir: values.storage } : {}),
+        ...(values.chromium ? { browser: { executablePath: values.chromium } } : {}),
+        resume: values.fresh ? false : 'auto',
+    };
+}
+
+async function runCrawl(options: CreateFocusedCrawlerOptions, values: Values): Promise<{ report: FocusReport; focused: FocusedCrawler }> {
+    log.setLevel(values.verbose ? LogLevel.INFO : LogLevel.WARNING);
+    const progress = progressPrinter(Boolean(values.json));
+    const focused = await createFocusedCrawler({ ...options, onProgress: progress.update });
+    if (focused.focus.resumed && !values.json) console.error('Resuming the crawl found in storage.');
+    const report = await focused.run();
+    progress.done();
+    if (values.json) console.log(JSON.stringify(report));
+    else console.log(formatReport(report));
+    return { report, focused };
+}
+
+/** A live progress line on stderr: one updating line on a terminal, a line every 10 pages otherwise. */
+function progressPrinter(quiet: boolean) {
+    const tty = process.stderr.isTTY;
+    let last = 0;
+    return {
+        update(p: FocusProgress) {
+            if (quiet) return;
+            const line = `pages ${p.pagesFetched}/${Number.isFinite(p.maxPages) ? p.maxPages : '∞'}  relevant ${p.relevantPages}  harvest ${(p.harvestRate * 100).toFixed(0)} %  queue ${p.queueSize}`;
+            if (tty) process.stderr.write(`\r${line}\x1b[K`);
+            else if (p.pagesFetched - last >= 10) {
+                last = p.pagesFetched;
+                process.stderr.write(`${line}\n`);
+            }
+        },
+        done() {
+            if (!quiet && tty) process.stderr.write('\n');
+        },
+    };
+}
+
+/** How many of the labelled paths were delivered to the dataset (`/a/` and `/a/index.html` are one page). */
+async function deliveredAmong(relevantPaths: string[], focused: FocusedCrawler): Promise<number> {
+    const dataset = await Dataset.open(undefined, { config: focused.focus.config });
+    const { items } = await dataset.getData();
+    const canonical = (path: string) => path.replace(/index\.html$/, '');
+    const delivered = new Set(items.map((item) => canonical(new URL(String(item.url)).pathname)));
+    return relevantPaths.filter((path) => delivered.has(canonical(path))).length;
+}
+
+function positiveInteger(flag: string, raw: string, min = 1): number {
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min) throw new UsageError(`${flag} must be a whole number ≥ ${min} (got "${raw}")`);
+    return value;
+}
+
+function usageError(message: string): number {
+    console.error(`crawlee-focus: ${message}\nRun "crawlee-focus --help" for usage.`);
+    return 2;
+}
+
+function packageVersion(): string {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    return pkg.version;
+}
+
+// Run directly (tsx src/cli/main.ts …) as well as through bin/crawlee-focus.js.
+if (import.meta.url === `file://${process.argv[1]}`) {
+    main(process.argv.slice(2)).then(
+        (code) => process.exit(code),
+        (error) => {
+            console.error(`crawlee-focus: ${error instanceof Error ? error.message : String(error)}`);
+            process.exit(1);
+        },
+    );
+}

@@ -1,0 +1,101 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { Dataset, KeyValueStore, LogLevel, log } from 'crawlee';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createFocusedCrawler, pageFocus } from '../../src/index.js';
+import type { FocusReport } from '../../src/index.js';
+import { page, startSite } from '../helpers/site-server.js';
+import type { TestSite } from '../helpers/site-server.js';
+
+log.setLevel(LogLevel.WARNING);
+
+const TOPIC = ['Robotics', 'Robot vision', 'Robot learning', 'Robot arms', 'Robot safety'];
+const FILLER = 'Our department offers many services to the community, with friendly staff and long opening hours.';
+
+/** A hub with 40 links: 5 about robots (listed last), 35 about other things; each robot page links to a deeper one. */
+function robotSite(): Record<string, string> {
+    const routes: Record<string, string> = {};
+    const other = Array.from({ length: 35 }, (_, i) => `<li><a href="/misc/item-${i}">Item ${i} of the catalogue</a></li>`).join('');
+    const robots = TOPIC.map((t, i) => `<li><a href="/robots/r${i}">${t}</a></li>`).join('');
+    routes['/'] = page('Home', `<main><h1>Welcome</h1><p>${FILLER}</p><ul>${other}${robots}</ul></main>`);
+    for (let i = 0; i < 35; i++) routes[`/misc/item-${i}`] = page(`Item ${i}`, `<main><h1>Item ${i}</h1><p>${FILLER} Item number ${i} is a chair.</p></main>`);
+    TOPIC.forEach((t, i) => {
+        routes[`/robots/r${i}`] = page(
+            t,
+            `<main><h1>${t}</h1><p>Robots and robot research: ${t.toLowerCase()} is studied by our robot lab. Robot ${i}.</p><p><a href="/robots/deep/d${i}">More robot ${t.toLowerCase()} details</a></p></main>`,
+        );
+        routes[`/robots/deep/d${i}`] = page(`${t} details`, `<main><h1>${t} details</h1><p>Robot details: how each robot is built, robot ${i} of ${t.toLowerCase()}.</p></main>`);
+    });
+    return routes;
+}
+
+async function crawl(site: TestSite, options: Parameters<typeof createFocusedCrawler>[0]): Promise<{ report: FocusReport; items: Record<string, unknown>[] }> {
+    const storageDir = mkdtempSync(join(tmpdir(), 'cf-http-'));
+    const focused = await createFocusedCrawler({ mode: 'http', storageDir, ...options });
+    const report = await focused.run();
+    const { items } = await (await Dataset.open(undefined, { config: focused.focus.config })).getData();
+    const stored = await (await KeyValueStore.open(undefined, { config: focused.focus.config })).getValue<FocusReport>('FOCUS_REPORT');
+    expect(stored).toEqual(report);
+    return { report, items };
+}
+
+describe('focused crawl in http mode (CheerioCrawler)', () => {
+    let site: TestSite;
+    beforeAll(async () => {
+        site = await startSite(robotSite());
+    });
+    afterAll(async () => site.close());
+
+    it('fetches the on-topic links first although the page lists them last', async () => {
+        site.requests.length = 0;
+        const { report, items } = await crawl(site, { startUrls: [`${site.url}/`], query: 'robot', maxPages: 11, maxConcurrency: 1, stop: 'never' });
+        const fetched = site.requests.filter((r) => r !== '/robots.txt');
+        expect(fetched).toHaveLength(11);
+        // seed + 5 robot pages + 5 deep robot pages: the 35 others never get a turn
+        expect(fetched.filter((p) => p.startsWith('/robots/'))).toHaveLength(10);
+        expect(report.pagesFetched).toBe(11);
+        expect(report.stopReason).toBe('limit_reached');
+        const delivered = items.map((i) => new URL(String(i.url)).pathname);
+        // every robot page is delivered, no catalogue page is (the hub lists robot anchors, so it may be)
+        expect(delivered.filter((p) => p.startsWith('/robots/'))).toHaveLength(10);
+        expect(delivered.filter((p) => p.startsWith('/misc/'))).toHaveLength(0);
+        const item = items.find((i) => String(i.url).endsWith('/robots/deep/d0'))!;
+        expect(item).toMatchObject({ depth: 2, parentUrl: `${site.url}/robots/r0`, anchorText: 'More robot robotics details' });
+        expect(typeof item.markdown).toBe('string');
+        expect(item.relevance as number).toBeGreaterThan(0.05);
+    });
+
+    it('holds maxPages exactly at concurrency 8', async () => {
+        site.requests.length = 0;
+        const { report } = await crawl(site, { startUrls: [`${site.url}/`], query: 'robot', maxPages: 17, maxConcurrency: 8, minConcurrency: 8, maxRequestsPerHost: 8, stop: 'never' });
+        expect(site.requests.filter((r) => r !== '/robots.txt')).toHaveLength(17);
+        expect(report.pagesFetched).toBe(17);
+    });
+
+    it('runs breadth-first without a query and delivers every page', async () => {
+        site.requests.length = 0;
+        const { report, items } = await crawl(site, { startUrls: [`${site.url}/`], maxPages: 8, maxConcurrency: 1 });
+        expect(report.query).toBeNull();
+        expect(items).toHaveLength(8);
+        // breadth-first in page order: the hub, then its first links (the misc items)
+        expect(site.requests.slice(0, 3)).toEqual(['/', '/misc/item-0', '/misc/item-1']);
+    });
+
+    it("runs the user's handler after scoring, with the page's relevance", async () => {
+        const seen: Array<{ url: string; relevance: number }> = [];
+        await crawl(site, {
+            startUrls: [`${site.url}/`],
+            query: 'robot',
+            maxPages: 3,
+            maxConcurrency: 1,
+            requestHandler: ({ request }) => {
+                seen.push({ url: request.url, relevance: pageFocus(request)!.relevance });
+            },
+        });
+        expect(seen).toHaveLength(3);
+        expect(seen[1]!.relevance).toBeGreaterThan(seen[0]!.relevance);
+    });
+});
