@@ -205,6 +205,11 @@ export class Focus {
         return { relevance, hit, stop, rescore: modelChanged || weightsMoved || portalClosed, isHub: isHub(page.linkCount, page.proseWords) };
     }
 
+    /** Relevance of a page under the current site statistics, without recording it (e.g. to re-rank delivered pages). */
+    relevance(page: Pick<FocusPage, 'url' | 'title' | 'markdown'>): number {
+        return this.#facets.relevance(Facets.of(this.query, page.title, locator(page.url), page.markdown));
+    }
+
     /** Scores a discovered link and returns the signal to store with its queue entry. */
     scoreLink(link: FocusLink, parent: FocusParent): { score: number; signal: LinkSignal } {
         const english = isEnglish(this.#options.queryLanguage);

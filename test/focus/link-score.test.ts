@@ -1,0 +1,80 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DATED_FACTOR, FURNITURE_FACTOR } from '../../src/focus/furniture.js';
+import {
+    DEPTH_DECAY, FOREIGN_FACTOR, isBlind, LANGUAGE_PORTAL_SCORE, linkScore, SECTION_SCORE,
+    type LinkScoreWeights, type LinkSignal,
+} from '../../src/focus/link-score.js';
+import { PRIOR_WEIGHTS } from '../../src/focus/model.js';
+import { TermWeights } from '../../src/focus/weights.js';
+
+const plain: LinkSignal = {
+    anchorTerms: 0, urlTerms: 0, contextTerms: 0, parentRelevance: 0, phrase: false,
+    furniture: false, dated: false, foreign: false, section: null, languagePortal: false, depth: 0,
+};
+const start = (terms = 2, englishHomeOpen = true): LinkScoreWeights => ({ terms: new TermWeights(terms), model: PRIOR_WEIGHTS, englishHomeOpen });
+
+describe('linkScore', () => {
+    it('equals the fixed formula with no data: 2·anchor + 1.5·url + 1·context + 0.5·parent + 0.5·phrase, × 0.9^depth', () => {
+        const signal = { ...plain, anchorTerms: 0b01, urlTerms: 0b11, contextTerms: 0b10, parentRelevance: 0.4, phrase: false, depth: 2 };
+        expect(linkScore(signal, start())).toBeCloseTo((2 * 0.5 + 1.5 * 1 + 1 * 0.5 + 0.5 * 0.4) * 0.81, 12);
+        const phrase = { ...plain, anchorTerms: 0b11, phrase: true };
+        expect(linkScore(phrase, start())).toBeCloseTo(2 + 0.5, 12);
+    });
+
+    it('uses the current term weights: a common term covers less', () => {
+        const weights = start();
+        for (let i = 0; i < 10; i++) weights.terms.observe(i === 0 ? 0b11 : 0b01); // term 0 on every page
+        const common = linkScore({ ...plain, anchorTerms: 0b01 }, weights);
+        const rare = linkScore({ ...plain, anchorTerms: 0b10 }, weights);
+        expect(rare).toBeGreaterThan(3 * common);
+    });
+
+    it('applies the strongest demotion only, and never a floor to a demoted link', () => {
+        const good = { ...plain, anchorTerms: 0b11, urlTerms: 0b11, contextTerms: 0b11, phrase: true };
+        const base = linkScore(good, start());
+        expect(linkScore({ ...good, furniture: true }, start())).toBeCloseTo(base * FURNITURE_FACTOR, 12);
+        expect(linkScore({ ...good, dated: true }, start())).toBeCloseTo(base * DATED_FACTOR, 12);
+        expect(linkScore({ ...good, foreign: true }, start())).toBeCloseTo(base * FOREIGN_FACTOR, 12);
+        expect(linkScore({ ...good, furniture: true, dated: true }, start())).toBeCloseTo(base * DATED_FACTOR, 12);
+        expect(linkScore({ ...plain, furniture: true, section: 'section' }, start())).toBe(0);
+    });
+
+    it('lifts section entries and the open English portal to their floors, then decays', () => {
+        expect(linkScore({ ...plain, section: 'section', depth: 1 }, start())).toBeCloseTo(SECTION_SCORE * DEPTH_DECAY, 12);
+        expect(linkScore({ ...plain, section: 'subsite' }, start())).toBe(SECTION_SCORE);
+        expect(linkScore({ ...plain, languagePortal: true, section: 'subsite' }, start())).toBe(LANGUAGE_PORTAL_SCORE);
+        expect(linkScore({ ...plain, languagePortal: true }, start(2, false))).toBe(0);
+        const strong = { ...plain, anchorTerms: 0b11, section: 'section' as const };
+        expect(linkScore(strong, start())).toBe(2); // a floor never lowers a score
+    });
+
+    it('returns a fixed score as given, at any depth', () => {
+        expect(linkScore({ ...plain, fixed: 7, depth: 5, furniture: true }, start())).toBe(7);
+    });
+
+    it('is non-negative and falls with depth', () => {
+        const signal = fc.record({
+            anchorTerms: fc.integer({ min: 0, max: 7 }), urlTerms: fc.integer({ min: 0, max: 7 }), contextTerms: fc.integer({ min: 0, max: 7 }),
+            parentRelevance: fc.double({ min: 0, max: 1, noNaN: true }), phrase: fc.boolean(), furniture: fc.boolean(), dated: fc.boolean(),
+            foreign: fc.boolean(), section: fc.constantFrom(null, 'section' as const, 'subsite' as const), languagePortal: fc.boolean(),
+            depth: fc.integer({ min: 0, max: 30 }),
+        });
+        fc.assert(
+            fc.property(signal, (s) => {
+                const score = linkScore(s, start(3));
+                expect(score).toBeGreaterThanOrEqual(0);
+                expect(linkScore({ ...s, depth: s.depth + 1 }, start(3))).toBeLessThanOrEqual(score);
+            }),
+        );
+    });
+});
+
+describe('isBlind', () => {
+    it('is true only for a scored link with no query term in anchor, URL or context', () => {
+        expect(isBlind(plain)).toBe(true);
+        expect(isBlind({ ...plain, parentRelevance: 0.9 })).toBe(true);
+        expect(isBlind({ ...plain, contextTerms: 1 })).toBe(false);
+        expect(isBlind({ ...plain, fixed: 1000 })).toBe(false);
+    });
+});
