@@ -1,0 +1,67 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { Dataset, LogLevel, log } from 'crawlee';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createFocusedCrawler } from '../../src/index.js';
+import type { CrawlMode } from '../../src/index.js';
+import { page, startSite } from '../helpers/site-server.js';
+import type { TestSite } from '../helpers/site-server.js';
+
+log.setLevel(LogLevel.WARNING);
+
+/** A page whose only links are built by JavaScript: one on DOMContentLoaded, one after a fetch. */
+function jsSite(): Record<string, string> {
+    const script = `
+      document.addEventListener('DOMContentLoaded', () => {
+        const nav = document.getElementById('list');
+        nav.insertAdjacentHTML('beforeend', '<li><a href="/telescopes/refractors">Refractor telescopes</a></li>');
+        fetch('/api/more.json').then(r => r.json()).then(items => {
+          for (const item of items) nav.insertAdjacentHTML('beforeend', '<li><a href="' + item.href + '">' + item.text + '</a></li>');
+        });
+      });`;
+    return {
+        '/': page('Shop', `<main><h1>Shop</h1><p>Welcome to the shop for optics.</p><ul id="list"></ul></main><script>${script}</script>`),
+        '/api/more.json': JSON.stringify([{ href: '/telescopes/reflectors', text: 'Reflector telescopes' }]),
+        '/telescopes/refractors': page('Refractor telescopes', '<main><h1>Refractor telescopes</h1><p>A refractor telescope uses lenses. Telescope care.</p></main>'),
+        '/telescopes/reflectors': page('Reflector telescopes', '<main><h1>Reflector telescopes</h1><p>A reflector telescope uses mirrors. Telescope care.</p></main>'),
+    };
+}
+
+async function crawlPaths(site: TestSite, mode: CrawlMode): Promise<string[]> {
+    const focused = await createFocusedCrawler({
+        mode,
+        startUrls: [`${site.url}/`],
+        query: 'telescope',
+        maxPages: 5,
+        maxConcurrency: 2,
+        stop: 'never',
+        storageDir: mkdtempSync(join(tmpdir(), `cf-${mode}-`)),
+    });
+    await focused.run();
+    const { items } = await (await Dataset.open(undefined, { config: focused.focus.config })).getData();
+    return items.map((item) => new URL(String(item.url)).pathname).filter((path) => path !== '/').sort();
+}
+
+describe('browser mode reads the rendered DOM', () => {
+    let site: TestSite;
+    beforeAll(async () => {
+        site = await startSite(jsSite());
+    });
+    afterAll(async () => site.close());
+
+    it('finds and scores links that exist only after JavaScript runs (Playwright + Chromium)', async () => {
+        const delivered = await crawlPaths(site, 'browser');
+        expect(delivered).toEqual(['/telescopes/reflectors', '/telescopes/refractors']);
+        expect(site.hits('/api/more.json')).toBeGreaterThan(0);
+    }, 90_000);
+
+    it('does not find them in http mode (Cheerio sees the raw HTML)', async () => {
+        site.requests.length = 0;
+        const delivered = await crawlPaths(site, 'http');
+        expect(delivered).toEqual([]);
+        expect(site.requests.filter((r) => r.startsWith('/telescopes/'))).toEqual([]);
+    });
+});
