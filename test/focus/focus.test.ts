@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { Focus, isHub, type FocusPage } from '../../src/focus/focus.js';
+import { DEPTH_DECAY, HUB_FACTOR, LANGUAGE_PORTAL_SCORE, SEED_SCORE, type LinkSignal } from '../../src/focus/link-score.js';
+import { PRIOR_WEIGHTS } from '../../src/focus/model.js';
+import { Query } from '../../src/focus/query.js';
+
+const SEED = 'https://www.e.edu/';
+const pageAt = (url: string, markdown: string, title = ''): FocusPage => ({ url, title, markdown, linkCount: 3, proseWords: 100 });
+const parent = { url: SEED, relevance: 0, isHub: false };
+
+describe('Focus', () => {
+    it('needs a seed URL and says so', () => {
+        expect(() => new Focus('visa', { seedUrls: [] })).toThrow(/seedUrls/);
+        expect(() => new Focus('visa', { seedUrls: ['not a url'] })).toThrow(/absolute URL/);
+    });
+
+    it('accepts a prepared Query', () => {
+        const query = new Query('student housing');
+        expect(new Focus(query, { seedUrls: [SEED] }).query).toBe(query);
+    });
+
+    it('gives seeds a fixed score above any link and never learns from them', () => {
+        const focus = new Focus('student housing', { seedUrls: [SEED] });
+        const seed = focus.seedSignal(SEED);
+        expect(focus.score(seed)).toBe(SEED_SCORE);
+        for (let i = 0; i < 20; i++) focus.observePage(pageAt(`${SEED}p${i}`, 'Nothing about it.'), seed);
+        expect(focus.linkWeights).toEqual(PRIOR_WEIGHTS);
+    });
+
+    it('learns the link model from pages fetched through scored links', () => {
+        const focus = new Focus('student housing', { seedUrls: [SEED] });
+        const { signal } = focus.scoreLink({ url: `${SEED}housing/halls`, anchor: 'Student housing', context: '', depth: 1 }, parent);
+        const verdicts = Array.from({ length: 10 }, (_, i) => focus.observePage(pageAt(`${SEED}parking/${i}`, 'Car parking permits and fines.'), signal));
+        expect(verdicts.some((v) => v.rescore)).toBe(true);
+        expect(focus.linkWeights[0]).toBeLessThan(PRIOR_WEIGHTS[0]!);
+    });
+
+    it('reports rescore when the term weights move', () => {
+        const focus = new Focus('student housing', { seedUrls: [SEED] });
+        const verdicts = [0, 1, 2].map((i) => focus.observePage(pageAt(`${SEED}p${i}`, 'Every student reads this.'), null));
+        expect(verdicts.map((v) => v.rescore)).toEqual([false, false, true]);
+        expect(focus.termWeights[0]).toBeLessThan(focus.termWeights[1]!);
+    });
+
+    it('feeds blind probes to the stop rule: ten irrelevant pages behind blind links stop the crawl, behind query links they do not', () => {
+        const blind = new Focus('student housing', { seedUrls: [SEED] });
+        const hinted = new Focus('student housing', { seedUrls: [SEED] });
+        const blindLink = blind.scoreLink({ url: `${SEED}parking`, anchor: 'Parking', context: '', depth: 1 }, parent).signal;
+        const hintLink = hinted.scoreLink({ url: `${SEED}housing`, anchor: 'Housing', context: '', depth: 1 }, parent).signal;
+        const stops = (focus: Focus, via: LinkSignal) =>
+            Array.from({ length: 10 }, (_, i) => focus.observePage(pageAt(`${SEED}x${i}`, 'Parking permits and fines.'), via).stop);
+        expect(stops(blind, blindLink).at(-1)).toBe('no_relevant_pages');
+        expect(stops(hinted, hintLink).every((stop) => stop === null)).toBe(true);
+    });
+
+    it('marks hubs and halves their relevance in the signals of their links', () => {
+        expect(isHub(120, 80)).toBe(true);
+        expect(isHub(10, 400)).toBe(false);
+        const focus = new Focus('visa', { seedUrls: [SEED] });
+        const verdict = focus.observePage({ url: SEED, title: 'Visa', markdown: 'Visa.', linkCount: 50, proseWords: 1 }, null);
+        expect(verdict.isHub).toBe(true);
+        const { signal } = focus.scoreLink({ url: `${SEED}a/b`, anchor: 'More', context: '', depth: 1 }, { url: SEED, relevance: 0.8, isHub: true });
+        expect(signal.parentRelevance).toBeCloseTo(0.8 * HUB_FACTOR, 12);
+    });
+
+    it('treats the root of another host as a sub-site and the own root as no section', () => {
+        const focus = new Focus('visa', { seedUrls: [SEED] });
+        const link = (url: string) => focus.scoreLink({ url, anchor: 'Graduate School', context: '', depth: 1 }, { ...parent, url: `${SEED}a/` }).signal.section;
+        expect(link('https://graduate.e.edu/')).toBe('subsite');
+        expect(link('https://e.edu/')).toBeNull();
+    });
+
+    it('lifts the English home of a non-English site until it has been fetched', () => {
+        const focus = new Focus('international admissions', { seedUrls: ['https://www.u.cn/'] });
+        focus.noteSeedLanguage('zh-CN');
+        const portal = focus.scoreLink({ url: 'https://www.u.cn/en/', anchor: 'English', context: '', depth: 1 }, { ...parent, url: 'https://www.u.cn/' });
+        expect(portal.signal.languagePortal).toBe(true);
+        expect(portal.score).toBeCloseTo(LANGUAGE_PORTAL_SCORE * DEPTH_DECAY, 12);
+        const verdict = focus.observePage(pageAt('https://www.u.cn/en/', 'Welcome to the university.'), portal.signal);
+        expect(verdict.rescore).toBe(true);
+        expect(focus.score(portal.signal)).toBeLessThan(LANGUAGE_PORTAL_SCORE * DEPTH_DECAY);
+    });
+
+    it('needs no portal on an English site', () => {
+        const focus = new Focus('international admissions', { seedUrls: [SEED] });
+        focus.noteSeedLanguage('en-GB');
+        const portal = focus.scoreLink({ url: `${SEED}en/`, anchor: 'English', context: '', depth: 1 }, parent);
+        expect(portal.score).toBeLessThan(LANGUAGE_PORTAL_SCORE * DEPTH_DECAY);
+    });
+
+    it('demotes other languages for an English query only', () => {
+        const english = new Focus('international admissions', { seedUrls: [SEED] });
+        const german = english.scoreLink({ url: `${SEED}de/studium/zulassung`, anchor: 'Deutsch', context: '', depth: 1 }, parent).signal;
+        expect(german.foreign).toBe(true);
+        const chinese = new Focus('留学生 招生', { seedUrls: [SEED] });
+        expect(chinese.scoreLink({ url: `${SEED}de/x/y`, anchor: 'Deutsch', context: '', depth: 1 }, parent).signal.foreign).toBe(false);
+        const declared = new Focus('admissions', { seedUrls: [SEED], queryLanguage: null });
+        expect(declared.scoreLink({ url: `${SEED}de/x/y`, anchor: 'Deutsch', context: '', depth: 1 }, parent).signal.foreign).toBe(false);
+    });
+
+    it('exempts query terms from furniture', () => {
+        const focus = new Focus('university history', { seedUrls: [SEED] });
+        expect(focus.scoreLink({ url: `${SEED}academics/history/`, anchor: 'History', context: '', depth: 1 }, parent).signal.furniture).toBe(false);
+        expect(focus.scoreLink({ url: `${SEED}news/`, anchor: 'News', context: '', depth: 1 }, parent).signal.furniture).toBe(true);
+    });
+
+    it('judges relevance without recording the page', () => {
+        const focus = new Focus('visa', { seedUrls: [SEED] });
+        const page = pageAt(`${SEED}visa`, '# Visa\n\nVisa rules.', 'Visa');
+        const before = focus.toJSON();
+        expect(focus.relevance(page)).toBeGreaterThan(0.5);
+        expect(focus.toJSON()).toEqual(before);
+    });
+
+    it('summarises per term, with the harvest rate', () => {
+        const focus = new Focus('student housing', { seedUrls: [SEED] });
+        focus.observePage(pageAt(`${SEED}housing`, '# Student housing\n\nStudent housing halls and rents for every student.', 'Student housing'), null);
+        focus.observePage(pageAt(`${SEED}parking`, 'Parking permits.'), null);
+        const summary = focus.summary();
+        expect(Object.keys(summary.termEvidence)).toEqual(['student', 'housing']);
+        expect(summary.pagesObserved).toBe(2);
+        expect(summary.relevantPages).toBe(1);
+        expect(summary.hits).toBe(1);
+        expect(summary.harvestRate).toBe(0.5);
+    });
+
+    it('marks a subtree dry once it keeps yielding nothing while the rest pays off', () => {
+        const focus = new Focus('student housing', { seedUrls: [SEED], adaptive: { patience: 100 } });
+        for (let i = 0; i < 10; i++) {
+            const body = `# Student housing option ${i}\n\nHall ${i} offers student housing with rent band ${i} and its own kitchen number ${i * 7}.`;
+            focus.observePage(pageAt(`${SEED}housing/hall-${i}`, body, `Student housing hall ${i}`), null);
+        }
+        const journal = `${SEED}journals/issue/`;
+        expect(focus.isDry(`${journal}0`)).toBe(false);
+        for (let i = 0; i < 20; i++) focus.observePage(pageAt(`${journal}${i}`, `Issue ${i} of the law journal, volume ${i}.`), null);
+        expect(focus.isDry(`${journal}99`)).toBe(true);
+        expect(focus.isDry(`${SEED}housing/hall-99`)).toBe(false);
+        expect(focus.isClusterProven('www.e.edu/housing')).toBe(true);
+    });
+});
