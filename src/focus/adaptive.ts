@@ -30,7 +30,8 @@ export interface AdaptiveOptions {
     patience?: number;
     /**
      * A relevant page whose new content (in words) is below this share of everything collected so
-     * far counts as adding nothing new.
+     * far counts as adding nothing new. The bar rises with the harvest: at 0.05, once about
+     * 1/0.05 = 20 pages of similar size have been collected, another such page no longer counts.
      * @default 0.05
      */
     minGain?: number;

@@ -8,9 +8,10 @@
  * that keeps yielding nothing narrows quickly and is eliminated (journal systems listing issue
  * after issue, shop product pages: every page touches a query word, none adds new content).
  */
-import { DEFAULT_DELTA, wilson } from '../stat/index.js';
+import { DEFAULT_DELTA, twoSidedZ, wilsonZ, type Interval } from '../stat/index.js';
 import { hostOf } from '../url/index.js';
 import { stripLeadingLanguage } from '../url/language.js';
+import { urlParts } from '../url/parts.js';
 
 /** Pages fetched in a part and how many of them were hits. */
 export interface PartYield {
@@ -25,11 +26,14 @@ export interface HarvestJSON {
 }
 
 /**
- * Hit counts per part, with dry/proven verdicts from Wilson intervals at two-sided level 1−δ. A part
+ * Hit counts per part, with dry/proven verdicts from Wilson score intervals (Wilson, JASA 22, 1927)
+ * at two-sided level 1−δ, as in pagesift `harvest.rs`. A part
  * without pages has the interval (0, 1) and so never gets a verdict.
  */
 export class Harvest {
     readonly #delta: number;
+    /** Wilson quantile Φ⁻¹(1 − δ/2), fixed for the lifetime of the harvest. */
+    readonly #z: number;
     readonly #parts = new Map<string, PartYield>();
     #pages = 0;
     #hits = 0;
@@ -37,11 +41,10 @@ export class Harvest {
     /**
      * @param delta Error rate of the two-sided Wilson intervals.
      * @default DEFAULT_DELTA
+     * @throws RangeError unless 0 < delta < 1.
      */
     constructor(delta: number = DEFAULT_DELTA) {
-        if (!(delta > 0 && delta < 1)) {
-            throw new RangeError(`Harvest delta must lie strictly between 0 and 1 (got ${delta}); omit it to use ${DEFAULT_DELTA}.`);
-        }
+        this.#z = twoSidedZ(delta);
         this.#delta = delta;
     }
 
@@ -118,8 +121,8 @@ export class Harvest {
         return { mine, rest: { pages: this.#pages - mine.pages, hits: this.#hits - mine.hits } };
     }
 
-    #interval({ pages, hits }: PartYield): [number, number] {
-        return wilson(hits, pages, this.#delta);
+    #interval({ pages, hits }: PartYield): Interval {
+        return wilsonZ(hits, pages, this.#z);
     }
 }
 
@@ -142,7 +145,7 @@ const SUBTREE_DEPTH = 2;
 export function subtree(seedHost: string, url: string): string {
     const host = hostOf(url);
     if (host !== seedHost) return host;
-    const segments = new URL(url).pathname.split('/').filter((segment) => segment !== '');
+    const segments = urlParts(url).pathname.split('/').filter((segment) => segment !== '');
     const directory = stripLeadingLanguage(segments.slice(0, -1)).slice(0, SUBTREE_DEPTH);
     return `${host}/${directory.join('/')}`;
 }

@@ -143,6 +143,16 @@ describe('AdaptiveStop', () => {
         expect(stop.summary().sources).toBe(2);
     });
 
+    it('raises the bar with the harvest: equal-sized new pages stop counting after 1/minGain + 1 sources', () => {
+        const stop = new AdaptiveStop(query, { minGain: 0.1, patience: 3 });
+        const page = (i: number) => relevant(`student page ${i} has exactly eight words here`);
+        const verdicts = Array.from({ length: 14 }, (_, i) => stop.observe(page(i)));
+        // Page k (0-based) is a hit while 8 ≥ 0.1 · 8k, i.e. k ≤ 10.
+        expect(verdicts.map((v) => v.hit)).toEqual([...Array(11).fill(true), false, false, false]);
+        expect(verdicts[13]!.stop).toBe('saturated');
+        expect(stop.summary().sources).toBe(11);
+    });
+
     it('counts repeated boilerplate paragraphs once, however they are wrapped', () => {
         const nav = 'Home | Student life | Housing | Contact';
         const footer = '© University. All rights reserved.';
