@@ -27,8 +27,8 @@ export interface HarvestJSON {
 
 /**
  * Hit counts per part, with dry/proven verdicts from Wilson score intervals (Wilson, JASA 22, 1927)
- * at two-sided level 1−δ, as in pagesift `harvest.rs`. A part
- * without pages has the interval (0, 1) and so never gets a verdict.
+ * at two-sided level 1−δ, as in pagesift `harvest.rs`. A part without pages has the interval
+ * (0, 1) and so never gets a verdict.
  */
 export class Harvest {
     readonly #delta: number;
