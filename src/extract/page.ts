@@ -1,0 +1,114 @@
+/** HTML → PageData: the one entry point the crawler calls for every fetched or rendered page. */
+import { isolateMainContent } from './content.js';
+import { linkContexts } from './context.js';
+import { collapseWhitespace, textOf } from './dom.js';
+import { baseUrl, linkOccurrences, uniqueLinks, type ExtractedLink } from './links.js';
+import { markdownUrl, toMarkdown } from './markdown.js';
+import { parseHtml } from './parse.js';
+import { readMainText } from './text.js';
+
+export interface PageData {
+  /** The page URL as given. */
+  url: string;
+  /** `<title>`, else the first heading of the main content; whitespace-collapsed. */
+  title: string;
+  /** Text of the h1–h6 elements in the main content, in document order. */
+  headings: string[];
+  /** The main content as Markdown; links point to absolute URLs. */
+  markdown: string;
+  /** Plain main text, one line per block, for hashing and duplicate detection. */
+  text: string;
+  /** `<html lang>`, or null when absent or empty. */
+  lang: string | null;
+  /** Every `a[href]` and `area[href]` of the whole document, in document order, one per URL. */
+  links: ExtractedLink[];
+  /** Words in the main content outside links, headings and code. */
+  proseWords: number;
+  /** More links than prose words (algorithms.md §5.1): a hub passes on less of its relevance. */
+  isHub: boolean;
+  /** `<link rel=canonical>` resolved to an absolute URL, or null. */
+  canonical: string | null;
+  /** True when the HTML was longer than `maxHtmlChars` and only its beginning was read. */
+  truncated: boolean;
+}
+
+export interface ExtractOptions {
+  /**
+   * Characters of HTML read; the rest is dropped and `truncated` is set. Bounds time and memory on
+   * hostile pages (a 5 MB page still takes about a second).
+   * @default 5_000_000
+   */
+  maxHtmlChars?: number;
+  /**
+   * Distinct link URLs returned; later new URLs are dropped.
+   * @default 5_000
+   */
+  maxLinks?: number;
+}
+
+const DEFAULT_MAX_HTML_CHARS = 5_000_000;
+const DEFAULT_MAX_LINKS = 5_000;
+
+/**
+ * Reads a page: title, headings, Markdown and plain text of the main content, and all links with
+ * anchor text and, for links in the main content, the words around them. Never throws on page
+ * content; `url` need not be valid (relative links then stay as written).
+ */
+export function extractPage(html: string, url: string, options: ExtractOptions = {}): PageData {
+  const maxHtmlChars = positiveInteger('maxHtmlChars', options.maxHtmlChars ?? DEFAULT_MAX_HTML_CHARS);
+  const maxLinks = positiveInteger('maxLinks', options.maxLinks ?? DEFAULT_MAX_LINKS);
+  const { $, truncated } = parseHtml(html, maxHtmlChars);
+  const base = baseUrl($, url);
+  const linkElements = $('a[href], area[href]').toArray();
+  const main = isolateMainContent($);
+  const occurrences = linkOccurrences(linkElements, base, main);
+  const links = uniqueLinks(occurrences, maxLinks);
+
+  // Markdown links carry the resolved URL, so each context can be found again by URL.
+  for (const { element, url: target, inMainContent } of occurrences) {
+    if (inMainContent) element.attribs['href'] = markdownUrl(target);
+  }
+  const markdown = toMarkdown($(main).html() ?? '');
+  const contexts = linkContexts(markdown);
+  for (const link of links) {
+    if (link.inMainContent) link.context = contexts.get(markdownUrl(link.url))?.line ?? '';
+  }
+
+  const { text, proseWords } = readMainText(main);
+  const headings = $(main)
+    .find('h1, h2, h3, h4, h5, h6')
+    .toArray()
+    .map((heading) => collapseWhitespace(textOf(heading)))
+    .filter((heading) => heading !== '');
+  const canonicalHref = $('link[href]')
+    .filter((_, link) => /(^|\s)canonical(\s|$)/i.test(link.attribs['rel'] ?? ''))
+    .first()
+    .attr('href');
+  const canonical = canonicalHref === undefined ? null : absoluteUrl(canonicalHref, base);
+  return {
+    url,
+    title: collapseWhitespace($('title').first().text()) || (headings[0] ?? ''),
+    headings,
+    markdown,
+    text,
+    lang: $('html').first().attr('lang')?.trim() || null,
+    links,
+    proseWords,
+    isHub: links.length > proseWords,
+    canonical,
+    truncated,
+  };
+}
+
+function absoluteUrl(href: string, base: URL | undefined): string | null {
+  try {
+    return new URL(href.trim(), base).href;
+  } catch {
+    return null;
+  }
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (Number.isInteger(value) && value > 0) return value;
+  throw new RangeError(`extractPage: ${name} must be a positive integer, got ${value}; omit it for the default.`);
+}
