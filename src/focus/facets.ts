@@ -85,11 +85,6 @@ export class Facets {
         return new Facets(maskOf(about), maskOf(head), tf, length);
     }
 
-    /** No word at all: nothing on the page to judge. */
-    get isEmpty(): boolean {
-        return this.length === 0 && this.about === 0;
-    }
-
     /** Units present anywhere on the page (title, URL words, headings or body). */
     get present(): number {
         return this.about | this.head | maskOf(this.tf);

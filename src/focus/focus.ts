@@ -196,7 +196,7 @@ export class Focus {
         const learnable = via !== null && via.fixed === undefined;
         const modelChanged = learnable && this.#model.learn(linkFeatures(via, this.#termWeights), relevance >= MIN_RELEVANCE);
         const weightsMoved = this.#termWeights.weightsMoved();
-        const portalClosed = this.#noteEnglishHome(page.url);
+        const portalClosed = this.#noteEnglishHome(page);
 
         const { hit, stop } = this.#adaptive.observe({ relevance, markdown: page.markdown, blind: learnable && isBlind(via) });
         if (hit) this.#hits += 1;
@@ -328,9 +328,14 @@ export class Focus {
         return focus;
     }
 
-    /** Marks the English home found when a page of that shape is fetched; true when this closes the portal floor. */
-    #noteEnglishHome(url: string): boolean {
+    /**
+     * Marks the English home found when a page of that shape is fetched and is not declared in
+     * another language (a broken `/en/` link may land on the native home); true when this closes the
+     * portal floor.
+     */
+    #noteEnglishHome({ url, lang }: FocusPage): boolean {
         if (this.#englishHomeFound || !isEnglish(this.#options.queryLanguage) || !isEnglishHomeShape(url)) return false;
+        if (lang && !isEnglish(lang)) return false;
         this.#englishHomeFound = true;
         return true;
     }

@@ -42,7 +42,7 @@ const STOP_WORDS = new Set([
  */
 function foldInflection(word: string): string {
     const possessive = word.replace(/['’]s$/, '').replace(/['’]/g, '');
-    if (possessive.length < 4 || !/^[a-z]+$/.test(possessive) || NOT_PLURALS.has(possessive)) return possessive;
+    if (possessive.length < 4 || NOT_PLURALS.has(possessive) || !/^[a-z]+$/.test(possessive)) return possessive;
     if (possessive.endsWith('sses')) return possessive.slice(0, -2);
     if (possessive.endsWith('ies') && possessive.length >= 5 && !/[ae]ies$/.test(possessive)) {
         return `${possessive.slice(0, -3)}y`;

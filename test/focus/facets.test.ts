@@ -23,11 +23,6 @@ describe('Facets.of', () => {
         expect(facets.head).toBe(0b011);
         expect(facets.tf[2]).toBe(2); // "# Student\n# Housing" and "student\nhousing" are both adjacent in the body
     });
-
-    it('is empty only with neither body tokens nor title/URL terms', () => {
-        expect(Facets.of(query, '', '', '').isEmpty).toBe(true);
-        expect(Facets.of(query, 'Housing', '', '').isEmpty).toBe(false);
-    });
 });
 
 describe('collocations (Poisson tail + Benjamini–Hochberg)', () => {

@@ -76,7 +76,10 @@ describe('Focus', () => {
         const portal = focus.scoreLink({ url: 'https://www.u.cn/en/', anchor: 'English', context: '', depth: 1 }, { ...parent, url: 'https://www.u.cn/' });
         expect(portal.signal.languagePortal).toBe(true);
         expect(portal.score).toBeCloseTo(LANGUAGE_PORTAL_SCORE * DEPTH_DECAY, 12);
-        const verdict = focus.observePage(pageAt('https://www.u.cn/en/', 'Welcome to the university.'), portal.signal);
+        const native = focus.observePage({ ...pageAt('https://www.u.cn/en/', '欢迎'), lang: 'zh-CN' }, portal.signal);
+        expect(native.rescore).toBe(false); // the link landed on the Chinese home: keep looking
+        expect(focus.score(portal.signal)).toBeCloseTo(LANGUAGE_PORTAL_SCORE * DEPTH_DECAY, 12);
+        const verdict = focus.observePage({ ...pageAt('https://www.u.cn/en/', 'Welcome to the university.'), lang: 'en' }, portal.signal);
         expect(verdict.rescore).toBe(true);
         expect(focus.score(portal.signal)).toBeLessThan(LANGUAGE_PORTAL_SCORE * DEPTH_DECAY);
     });
