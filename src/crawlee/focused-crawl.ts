@@ -175,15 +175,19 @@ export class FocusedCrawl {
         // The plugin decides what to purge: Crawlee's purge-on-start would delete the snapshot it resumes from.
         config.set('purgeOnStart', false);
         const identity = JSON.stringify({ seeds: [...options.startUrls].sort(), query: options.query ?? null, id: options.identity ?? '' });
-        const kv = await KeyValueStore.open(undefined, { config });
-        const store = new StateStore<FocusedCrawlState>(kv);
         const resume = options.resume ?? 'auto';
-        let saved = resume === false ? null : await store.load();
+        if (resume === false) await purgeDefaultStorages({ config, onlyPurgeOnce: false });
+        let kv = await KeyValueStore.open(undefined, { config });
+        let saved = resume === false ? null : await new StateStore<FocusedCrawlState>(kv).load();
         if (saved && resume === 'auto' && saved.identity !== identity) saved = null;
-        if (!saved) {
-            await purgeDefaultStorages({ config, onlyPurgeOnce: false });
-            await new StateStore<FocusedCrawlState>(await KeyValueStore.open(undefined, { config })).clear();
+        if (!saved && resume !== false) {
+            // Start afresh, as Crawlee's purge-on-start would; drop() also forgets Crawlee's cached handles.
+            await kv.drop();
+            await (await Dataset.open(undefined, { config })).drop();
+            kv = await KeyValueStore.open(undefined, { config });
         }
+        const store = new StateStore<FocusedCrawlState>(kv);
+        await store.load(); // picks this run's snapshot keys after any found
         const crawl = new FocusedCrawl({ ...options, config }, store, identity, saved);
         if (saved) await crawl.recoverDeliveries();
         config.getEventManager().on('persistState', () => void crawl.persist());
@@ -316,16 +320,17 @@ export class FocusedCrawl {
         const url = request.loadedUrl ?? request.url;
         const page = extractPage(html, url);
         const seen = this.trapLearner.observe(url, page.text);
-        const verdict = this.focus?.observePage(
-            { url, title: page.title, markdown: page.markdown, linkCount: page.links.length, proseWords: page.proseWords, lang: page.lang },
-            entry?.signal ?? null,
-        );
+        // An exact duplicate is an earlier page under another URL: it carries no new evidence about the topic or
+        // about saturation, and its links were offered with the original.
+        const duplicate = seen.kind === 'duplicate';
+        const focusPage = { url, title: page.title, markdown: page.markdown, linkCount: page.links.length, proseWords: page.proseWords, lang: page.lang };
+        const verdict = duplicate ? undefined : this.focus?.observePage(focusPage, entry?.signal ?? null);
         if (verdict?.rescore) this.manager.rescore();
-        const relevance = verdict?.relevance ?? 0;
+        const relevance = verdict?.relevance ?? (duplicate ? this.focus?.relevance(focusPage) ?? 0 : 0);
         const depth = entry?.depth ?? request.crawlDepth ?? 0;
         if (depth === 0) this.focus?.noteSeedLanguage(page.lang);
 
-        const linksQueued = this.manager.offerLinks(page.links, { url, depth, relevance, isHub: page.isHub });
+        const linksQueued = duplicate ? 0 : this.manager.offerLinks(page.links, { url, depth, relevance, isHub: page.isHub });
         const delivery = await this.deliver(context, page, seen, relevance, depth, entry?.parentUrl ?? null, entry?.anchorText ?? '', entry?.linkScore ?? null);
         this.pagesProcessed += 1;
         this.setPageFocus(context, { relevance, hit: verdict?.hit ?? false, ...delivery, depth, linkScore: entry?.linkScore ?? null, linksQueued });

@@ -468,6 +468,30 @@ export class FocusedRequestManager implements IRequestManager {
      * host is busy. `isEmpty()` calls it too, so both agree exactly.
      */
     private nextTakeable(): { entry: FrontierEntry; score: number } | undefined {
+        for (;;) {
+            const candidate = this.findTakeable();
+            if (!candidate || !this.isKnownSpelling(candidate.entry)) return candidate;
+            this.parked.splice(this.parked.indexOf(candidate), 1);
+            this.count('duplicate-spelling', candidate.entry.url);
+        }
+    }
+
+    /**
+     * Rewrite rules learned after a URL was queued apply when it is taken: a spelling of a page already known is
+     * dropped, any other is fetched under its canonical spelling.
+     */
+    private isKnownSpelling(entry: FrontierEntry): boolean {
+        const canonical = this.trapLearner.rewrite(entry.url);
+        if (canonical === entry.url) return false;
+        const key = dedupKey(canonical);
+        if (this.known.has(key)) return true;
+        entry.url = canonical;
+        entry.uniqueKey = key;
+        this.known.add(key);
+        return false;
+    }
+
+    private findTakeable(): { entry: FrontierEntry; score: number } | undefined {
         this.resortIfTrapsChanged();
         const parked = this.parked.find((p) => !this.isBusy(hostKey(p.entry.url)));
         const queueTop = this.bestFirst?.peekScore();

@@ -67,15 +67,6 @@ export class StateStore<T> {
         return next;
     }
 
-    /** Removes every snapshot (after a crawl that finished, or before a fresh one). */
-    async clear(): Promise<void> {
-        const keys: string[] = [];
-        await this.store.forEachKey(async (key) => {
-            if (KEY_PATTERN.test(key)) keys.push(key);
-        });
-        for (const key of keys) await this.store.setValue(key, null);
-    }
-
     private async write(state: T): Promise<void> {
         this.seq += 1;
         const key = `FOCUS_STATE_${this.epoch}_${this.slot}`;
