@@ -216,7 +216,7 @@ export class Focus {
         const anchorTerms = this.query.maskOf(link.anchor);
         let kind = section(link.url, link.anchor);
         // The root of the host the link was found on is that site's home, not a sub-site to enter.
-        if (kind === 'subsite' && hostOf(link.url) === hostOf(parent.url)) kind = null;
+        if (kind === 'subsite' && URL.canParse(parent.url) && hostOf(link.url) === hostOf(parent.url)) kind = null;
         const signal: LinkSignal = {
             anchorTerms,
             urlTerms: this.query.maskOf(locator(link.url)),

@@ -68,6 +68,9 @@ describe('Focus', () => {
         const link = (url: string) => focus.scoreLink({ url, anchor: 'Graduate School', context: '', depth: 1 }, { ...parent, url: `${SEED}a/` }).signal.section;
         expect(link('https://graduate.e.edu/')).toBe('subsite');
         expect(link('https://e.edu/')).toBeNull();
+        // Sitemap URLs have no parent page.
+        const orphan = focus.scoreLink({ url: 'https://graduate.e.edu/', anchor: 'Graduate School', context: '', depth: 1 }, { url: '', relevance: 0, isHub: false });
+        expect(orphan.signal.section).toBe('subsite');
     });
 
     it('lifts the English home of a non-English site until it has been fetched', () => {
