@@ -113,7 +113,6 @@ export interface FocusSummary {
 export interface FocusState {
     query: string;
     options: { seedUrls: string[]; adaptive: AdaptiveOptions; delta: number; queryLanguage: string | null };
-    seedLanguage: string | null;
     englishHomeFound: boolean;
     pagesObserved: number;
     hits: number;
@@ -145,7 +144,6 @@ export class Focus {
     readonly query: Query;
     readonly #options: FocusState['options'];
     readonly #seedHost: string;
-    #seedLanguage: string | null = null;
     #englishHomeFound = false;
     #pagesObserved = 0;
     #hits = 0;
@@ -177,7 +175,6 @@ export class Focus {
 
     /** Records the seed page's declared language; an English site needs no language portal. */
     noteSeedLanguage(lang: string | null): void {
-        this.#seedLanguage = lang;
         if (isEnglish(lang)) this.#englishHomeFound = true;
     }
 
@@ -297,7 +294,6 @@ export class Focus {
         return {
             query: this.query.text,
             options: { ...this.#options, seedUrls: [...this.#options.seedUrls], adaptive: { ...this.#options.adaptive } },
-            seedLanguage: this.#seedLanguage,
             englishHomeFound: this.#englishHomeFound,
             pagesObserved: this.#pagesObserved,
             hits: this.#hits,
@@ -315,7 +311,6 @@ export class Focus {
             throw new TypeError('Focus.fromJSON expects the object produced by Focus#toJSON (after JSON.parse).');
         }
         const focus = new Focus(state.query, state.options);
-        focus.#seedLanguage = state.seedLanguage;
         focus.#englishHomeFound = state.englishHomeFound;
         focus.#pagesObserved = state.pagesObserved;
         focus.#hits = state.hits;
