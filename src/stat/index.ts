@@ -1,1 +1,6 @@
-export {};
+// Statistics helpers (pagesift_stat in the spec, algorithms.md §8): δ, special functions,
+// Wilson intervals and Benjamini–Hochberg. Pure functions, no I/O.
+export * from './delta.js';
+export * from './special.js';
+export * from './interval.js';
+export * from './multiple.js';
