@@ -2,7 +2,6 @@ export { DIVERSITY_RATIO, BestFirstQueue } from './best-first-queue.js';
 export type { BestFirstQueueJSON, Offer, QueueItem } from './best-first-queue.js';
 export { HOME_CLUSTER, clusterKey } from './cluster-key.js';
 export {
-    DEFAULT_DELTA,
     RewriteRuleLearner,
     WHOLE_PARAM_VALUES,
     requiredConfirmations,

@@ -1,7 +1,5 @@
+import { DEFAULT_DELTA } from '../stat/index.js';
 import { cleanUrl, hostOf } from '../url/index.js';
-
-/** Error rate of the rule test; pagesift's `Delta::DEFAULT`. */
-export const DEFAULT_DELTA = 0.05;
 
 /**
  * Different values of one parameter that must each be confirmed before the whole parameter is

@@ -1,7 +1,7 @@
+import { DEFAULT_DELTA } from '../stat/index.js';
 import { shapeKey, urlShape } from '../url/index.js';
 import { textFingerprint } from './fingerprint.js';
 import {
-    DEFAULT_DELTA,
     RewriteRuleLearner,
     type RewriteRuleInfo,
     type RewriteRuleLearnerJSON,
