@@ -1,0 +1,50 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { main } from '../../src/cli/main.js';
+
+function capture() {
+    const out: string[] = [];
+    const err: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((...args) => void out.push(args.join(' ')));
+    vi.spyOn(console, 'error').mockImplementation((...args) => void err.push(args.join(' ')));
+    return { out, err };
+}
+
+describe('crawlee-focus command line', () => {
+    afterEach(() => vi.restoreAllMocks());
+
+    it('prints usage with --help and exits 0', async () => {
+        const { out } = capture();
+        expect(await main(['--help'])).toBe(0);
+        expect(out.join('\n')).toContain('crawlee-focus crawl <url...>');
+    });
+
+    it.each([
+        [['crawl'], 'at least one start URL'],
+        [['crawl', 'not a url'], 'not an absolute URL'],
+        [['crawl', 'ftp://example.com/'], 'not an http(s) URL'],
+        [['crawl', 'http://127.0.0.1:9/', '--max-pages', 'ten'], '--max-pages must be a whole number'],
+        [['crawl', 'http://127.0.0.1:9/', '--mode', 'turbo'], '--mode must be browser, http or adaptive'],
+        [['crawl', 'http://127.0.0.1:9/', '--stop', 'sometimes'], '--stop must be adaptive or never'],
+        [['crawl', 'http://127.0.0.1:9/', '--frobnicate'], "Unknown option '--frobnicate'"],
+        [['fly'], 'unknown command "fly"'],
+    ])('rejects %j with exit code 2 and a clear message', async (argv, message) => {
+        const { err } = capture();
+        expect(await main(argv)).toBe(2);
+        expect(err.join('\n')).toContain(message);
+    });
+
+    it('runs the demo and prints the report as JSON on the last line with --json', async () => {
+        const { out } = capture();
+        const storage = mkdtempSync(join(tmpdir(), 'cf-cli-'));
+        expect(await main(['demo', '--mode', 'http', '--max-pages', '15', '--json', '--storage', storage])).toBe(0);
+        const report = JSON.parse(out.at(-1)!);
+        expect(report.pagesFetched).toBeLessThanOrEqual(15);
+        expect(report.relevantPages).toBeGreaterThan(0);
+        expect(typeof report.stopReason).toBe('string');
+    }, 60_000);
+});

@@ -1,0 +1,73 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { Dataset, LogLevel, log } from 'crawlee';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { demoLabels, startDemoSite } from '../../src/cli/demo-site.js';
+import type { DemoSite } from '../../src/cli/demo-site.js';
+import { createFocusedCrawler } from '../../src/index.js';
+import type { CreateFocusedCrawlerOptions } from '../../src/index.js';
+
+log.setLevel(LogLevel.ERROR);
+
+/** Requests for pages (not scripts, styles, images, the programme JSON or robots.txt). */
+function pageRequests(site: DemoSite): string[] {
+    return site.requests.map((r) => r.path).filter((path) => !/^\/(assets|api|files)\/|^\/robots\.txt|\.(css|js|json|jpg|png|ico)(\?|$)/.test(path));
+}
+
+async function crawlDemo(site: DemoSite, options: Partial<CreateFocusedCrawlerOptions>) {
+    const focused = await createFocusedCrawler({
+        startUrls: [site.url],
+        query: demoLabels().query,
+        storageDir: mkdtempSync(join(tmpdir(), 'cf-demo-')),
+        ...options,
+    });
+    const report = await focused.run();
+    const { items } = await (await Dataset.open(undefined, { config: focused.focus.config })).getData();
+    return { report, delivered: items.map((i) => new URL(String(i.url)).pathname) };
+}
+
+describe('the demo site (issue 4 scenarios)', () => {
+    let site: DemoSite;
+    beforeEach(async () => {
+        site = await startDemoSite();
+    });
+    afterEach(async () => site.close());
+
+    it('learns print=1 and index.html as rewrite rules and stops fetching those spellings (http mode)', async () => {
+        const { report } = await crawlDemo(site, { mode: 'http', maxPages: 40, maxConcurrency: 1, stop: 'never' });
+        const kinds = report.rewriteRules.map((r) => (r.kind === 'drop-trailing-segment' ? r.segment : r.kind === 'drop-param-value' ? `${r.name}=${r.value}` : r.name));
+        expect(kinds).toEqual(expect.arrayContaining(['print=1', 'index.html']));
+        const pages = pageRequests(site);
+        // two confirming pairs make a rule; after that no other spelling is fetched
+        expect(pages.filter((p) => p.includes('print=1')).length).toBeLessThanOrEqual(2);
+        expect(pages.filter((p) => p.endsWith('/index.html')).length).toBeLessThanOrEqual(2);
+        expect(report.skipped['duplicate-spelling']).toBeGreaterThan(0);
+        expect(report.duplicates.every((d) => d.url !== d.duplicateOf)).toBe(true);
+    });
+
+    it('holds maxPages exactly at concurrency 8 in browser mode, finds JS-only pages and keeps out of the calendar trap', async () => {
+        const maxPages = 40;
+        const { report, delivered } = await crawlDemo(site, { mode: 'browser', maxPages, maxConcurrency: 8, minConcurrency: 8, maxRequestsPerHost: 8, stop: 'never' });
+        const pages = pageRequests(site);
+        expect(pages).toHaveLength(maxPages);
+        expect(report.pagesFetched).toBe(maxPages);
+        expect(report.stopReason).toBe('limit_reached');
+        // the programme pages are linked only from a list that JavaScript builds after a fetch
+        expect(delivered.filter((p) => p.startsWith('/graduate/programs/') && p !== '/graduate/programs/'), delivered.join(' ')).not.toHaveLength(0);
+        // the endless calendar gets at most 5 % of the budget
+        expect(pages.filter((p) => p.startsWith('/events/calendar')).length).toBeLessThanOrEqual(Math.floor(maxPages * 0.05));
+        const recall = demoLabels().relevant.filter((p) => delivered.includes(p)).length / demoLabels().relevant.length;
+        expect(recall).toBeGreaterThanOrEqual(0.6);
+    }, 180_000);
+
+    it('reports why it stopped when the adaptive rule fires', async () => {
+        const { report } = await crawlDemo(site, { mode: 'http', maxPages: 80 });
+        expect(['coverage_reached', 'saturated', 'no_relevant_pages']).toContain(report.stopReason);
+        expect(report.pagesFetched).toBeLessThan(80);
+        expect(report.coverage).toBeGreaterThan(0);
+        expect(Object.keys(report.termEvidence)).toHaveLength(4);
+    });
+});
