@@ -1,0 +1,94 @@
+import path from 'node:path';
+
+import type { CrawlSpec } from './crawl.js';
+import type { Label } from './paths.js';
+import { RUNS_DIR } from './paths.js';
+import { crawlInChild } from './runner.js';
+import { scoreLog } from './score.js';
+
+/** Pages in the cost list (issue 5: "the first 60 pages crawlee-focus fetched on one site"). */
+export const COST_PAGES = 60;
+/** Both crawlers get the same fixed concurrency, so they fetch the same pages in the same order. */
+export const COST_CONCURRENCY = 4;
+/** Overhead target of issue 5. */
+export const COST_TARGET_RATIO = 1.05;
+
+type Variant = 'playwright-list' | 'focus-list' | 'focus-list-no-quiet';
+
+const VARIANTS: Record<Variant, { what: string; spec: Pick<CrawlSpec, 'kind' | 'domQuietMillis'> }> = {
+    'playwright-list': { what: 'plain PlaywrightCrawler, default queue, no link following', spec: { kind: 'playwright-list' } },
+    'focus-list': { what: 'crawlee-focus with its defaults (domQuietMillis 250)', spec: { kind: 'focus-list' } },
+    'focus-list-no-quiet': { what: 'crawlee-focus with domQuietMillis 0 (how much the quiet-DOM wait costs)', spec: { kind: 'focus-list', domQuietMillis: 0 } },
+};
+
+/** ABCCBA: drift in machine load (other processes) hits every variant alike. */
+const ORDER: Variant[] = ['playwright-list', 'focus-list', 'focus-list-no-quiet', 'focus-list-no-quiet', 'focus-list', 'playwright-list'];
+
+export interface CostResult {
+    labelId: string;
+    pages: number;
+    concurrency: number;
+    /** Mean wall seconds per variant. */
+    seconds: Record<Variant, number[]>;
+    /** crawlee-focus (defaults) time over plain PlaywrightCrawler time. */
+    ratio: number;
+    ratioNoQuiet: number;
+    /** Whether every run fetched exactly the list (per the server log). */
+    sameSet: boolean;
+    notes: string[];
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** Times crawlee-focus against plain PlaywrightCrawler on the same fixed URL list, in one bench run. */
+export async function measureCost(label: Label, urls: string[], log: (line: string) => void): Promise<CostResult> {
+    const list = urls.slice(0, COST_PAGES);
+    const seconds: Record<Variant, number[]> = { 'playwright-list': [], 'focus-list': [], 'focus-list-no-quiet': [] };
+    const expected = new Set(list.map(pageKey));
+    let sameSet = true;
+    const notes: string[] = [];
+    for (const [i, variant] of ORDER.entries()) {
+        const dir = path.join(RUNS_DIR, `cost--${label.id}--${i}-${variant}`);
+        const outcome = await crawlInChild(
+            { ...VARIANTS[variant].spec, startUrls: list, query: label.query, budget: list.length, maxConcurrency: COST_CONCURRENCY },
+            dir,
+        );
+        if (outcome.error) throw new Error(`Cost run ${variant} failed: ${outcome.error.split('\n')[0]} (see ${dir}).`);
+        const fetched = (await scoreLog(path.join(dir, 'requests.jsonl'), label, [list.length])).pageUrls.map(pageKey);
+        const extra = fetched.filter((url) => !expected.has(url));
+        const missing = [...expected].filter((url) => !fetched.includes(url));
+        if (extra.length > 0 || missing.length > 0) {
+            sameSet = false;
+            notes.push(`${variant} run ${i + 1}: ${extra.length} pages outside the list, ${missing.length} list pages not fetched`);
+        }
+        seconds[variant].push(outcome.wallMillis / 1000);
+        log(`  cost ${i + 1}/${ORDER.length} ${VARIANTS[variant].what}: ${(outcome.wallMillis / 1000).toFixed(1)} s`);
+    }
+    return {
+        labelId: label.id,
+        pages: list.length,
+        concurrency: COST_CONCURRENCY,
+        seconds,
+        ratio: mean(seconds['focus-list']) / mean(seconds['playwright-list']),
+        ratioNoQuiet: mean(seconds['focus-list-no-quiet']) / mean(seconds['playwright-list']),
+        sameSet,
+        notes,
+    };
+}
+
+/** A page as the server saw it, scheme-less (the corpus serves http and https alike). */
+function pageKey(url: string): string {
+    return url.replace(/^https?:\/\//, '').replace(/\/index\.html$/, '/');
+}
+
+export function formatCost(cost: CostResult): string {
+    const s = (v: Variant) => `${mean(cost.seconds[v]).toFixed(1)} s (${cost.seconds[v].map((x) => x.toFixed(1)).join(', ')})`;
+    return [
+        `Cost on ${cost.labelId}: the first ${cost.pages} pages crawlee-focus fetched, as a fixed list, concurrency ${cost.concurrency}, no link following.`,
+        `  plain PlaywrightCrawler:            ${s('playwright-list')}`,
+        `  crawlee-focus (defaults):           ${s('focus-list')}`,
+        `  crawlee-focus (domQuietMillis 0):   ${s('focus-list-no-quiet')}`,
+        `  overhead ratio ${cost.ratio.toFixed(2)}× (target ≤ ${COST_TARGET_RATIO}×: ${cost.ratio <= COST_TARGET_RATIO ? 'met' : 'not met'}); without the quiet-DOM wait ${cost.ratioNoQuiet.toFixed(2)}×`,
+        `  same pages in every run (server log): ${cost.sameSet ? 'yes' : `no — ${cost.notes.join('; ')}`}`,
+    ].join('\n');
+}

@@ -1,0 +1,124 @@
+import { crawlerInfo, CRAWLERS } from './crawlers.js';
+import type { CrawlerKind } from './crawlers.js';
+import type { ScoredRun } from './runner.js';
+
+/** One line of the results: a crawler on a (site, query) at a budget. */
+export interface ResultRow {
+    site: string;
+    query: string;
+    labelId: string;
+    crawler: CrawlerKind;
+    budget: number;
+    runId: string;
+    /** Read from the log prefix of a larger run (the crawler's order does not depend on the budget). */
+    fromPrefix: boolean;
+    /** Pages counted by score.mjs (HTML and other documents, 404s included) and how many of them were HTML. */
+    fetched: number;
+    fetchedHtml: number;
+    relevantFound: number;
+    totalRelevant: number;
+    harvest: number;
+    recall: number;
+    /** Pages until half the relevant pages were found, if within the budget. */
+    pagesTo50: number | null;
+    /** Crawl time: the whole run, or for a prefix read, until its k-th page was requested. */
+    wallSeconds: number;
+    /** crawlee-focus only: why it stopped. */
+    stopReason: string | null;
+}
+
+/** The rows a scored run yields: every budget for a prefix-read baseline, its own budget otherwise. */
+export function resultRows(scored: ScoredRun, budgets: readonly number[]): ResultRow[] {
+    const { run, outcome } = scored.finished;
+    const prefix = !crawlerInfo(run.crawler).budgetDependent;
+    const ks = prefix ? budgets.filter((k) => k <= run.budget) : [run.budget];
+    return ks.map((k) => {
+        const row = scored.score.rows.find((r) => r.k === k);
+        if (!row) throw new Error(`Run ${run.id} was not scored at k=${k}; score it with every budget of the table.`);
+        const kthPageTime = scored.score.pageTimes[k - 1];
+        const wallMillis = prefix && !row.exhausted && kthPageTime !== undefined ? kthPageTime - outcome.startedAt : outcome.wallMillis;
+        return {
+            site: scored.label.site,
+            query: scored.label.query,
+            labelId: scored.label.id,
+            crawler: run.crawler,
+            budget: k,
+            runId: run.id,
+            fromPrefix: prefix,
+            fetched: row.fetched,
+            fetchedHtml: row.fetched_html,
+            relevantFound: row.relevant_found,
+            totalRelevant: row.total_relevant,
+            harvest: row.harvest,
+            recall: row.recall ?? 0,
+            pagesTo50: row.pages_to_50pct_recall,
+            wallSeconds: Math.round(wallMillis / 100) / 10,
+            stopReason: outcome.report?.stopReason ?? null,
+        };
+    });
+}
+
+const percent = (x: number) => `${(x * 100).toFixed(0)} %`;
+
+/** One console line per row. */
+export function formatRow(row: ResultRow): string {
+    return [
+        `${crawlerInfo(row.crawler).label} @${row.budget}${row.fromPrefix ? ' (prefix)' : ''}:`,
+        `fetched ${row.fetched} (${row.fetchedHtml} HTML),`,
+        `relevant ${row.relevantFound}/${row.totalRelevant},`,
+        `harvest ${percent(row.harvest)}, recall ${row.recall.toFixed(2)},`,
+        `50 % recall after ${row.pagesTo50 ?? '—'} pages, ${row.wallSeconds} s`,
+        row.stopReason ? `(stop: ${row.stopReason})` : '',
+    ]
+        .join(' ')
+        .trim();
+}
+
+function byLabel(rows: ResultRow[]): Map<string, ResultRow[]> {
+    const groups = new Map<string, ResultRow[]>();
+    for (const row of rows) groups.set(row.labelId, [...(groups.get(row.labelId) ?? []), row]);
+    return groups;
+}
+
+/** Recall per crawler and budget, one block per (site, query): the table a reader looks at first. */
+export function summaryTable(rows: ResultRow[], budgets: readonly number[]): string {
+    const lines = [
+        `| site | query | relevant | crawler | ${budgets.map((k) => `recall @${k}`).join(' | ')} |`,
+        `|---|---|---:|---|${budgets.map(() => '---:').join('|')}|`,
+    ];
+    for (const group of byLabel(rows).values()) {
+        const first = group[0]!;
+        let shown = false;
+        for (const { kind, label } of CRAWLERS) {
+            const mine = group.filter((row) => row.crawler === kind);
+            if (mine.length === 0) continue;
+            const cells = budgets.map((k) => {
+                const row = mine.find((r) => r.budget === k);
+                if (!row) return '';
+                const short = row.fetched < k ? ` (${row.fetched} p.)` : '';
+                return `${row.recall.toFixed(2)}${short}`;
+            });
+            lines.push(`| ${shown ? '' : first.site} | ${shown ? '' : first.query} | ${shown ? '' : first.totalRelevant} | ${label} | ${cells.join(' | ')} |`);
+            shown = true;
+        }
+    }
+    return lines.join('\n');
+}
+
+/** Every figure of every row. */
+export function fullTable(rows: ResultRow[]): string {
+    const lines = [
+        '| site | query | crawler | budget | pages fetched (HTML) | relevant found | harvest | recall | pages to 50 % recall | wall s | stop |',
+        '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    ];
+    const order = new Map(CRAWLERS.map((c, i) => [c.kind, i]));
+    const sorted = [...rows].sort(
+        (a, b) => a.labelId.localeCompare(b.labelId) || order.get(a.crawler)! - order.get(b.crawler)! || a.budget - b.budget,
+    );
+    for (const row of sorted) {
+        lines.push(
+            `| ${row.site} | ${row.query} | ${crawlerInfo(row.crawler).label} | ${row.budget}${row.fromPrefix ? '*' : ''} | ${row.fetched} (${row.fetchedHtml}) | ${row.relevantFound}/${row.totalRelevant} | ${row.harvest.toFixed(2)} | ${row.recall.toFixed(2)} | ${row.pagesTo50 ?? '—'} | ${row.wallSeconds}${row.fromPrefix ? '*' : ''} | ${row.stopReason ?? ''} |`,
+        );
+    }
+    return lines.join('\n');
+}

@@ -1,0 +1,221 @@
+// `npm run bench:focus [-- options]`: crawlee-focus against Crawlee's breadth-first crawlers and a URL-keyword
+// best-first crawler on the shared corpora, scored from the corpus server's request log. See bench/results/README.md.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { chartFor } from './charts.js';
+import { formatCost, measureCost } from './cost.js';
+import type { CostResult } from './cost.js';
+import { CRAWLERS, crawlerInfo } from './crawlers.js';
+import type { CrawlerKind } from './crawlers.js';
+import { RESULTS_DIR, loadLabels } from './paths.js';
+import { BUDGETS, planRuns, selectLabels, sourceHash } from './plan.js';
+import type { PlanFilters } from './plan.js';
+import { formatRow, fullTable, resultRows, summaryTable } from './report.js';
+import type { ResultRow } from './report.js';
+import { cachedOutcome, executeRun, scoreRun } from './runner.js';
+import type { ScoredRun } from './runner.js';
+
+const USAGE = `npm run bench:focus [-- options]
+
+  --quick              one query per site at 50 pages, crawlee-focus and the URL-keyword baseline only
+  --site <a,b>         sites (or label ids) to keep, substring match
+  --query <a,b>        queries (or label ids) to keep, substring match
+  --crawler <a,b>      ${CRAWLERS.map((c) => c.kind).join(', ')}
+  --budgets <50,100>   page budgets (default ${BUDGETS.join(',')})
+  --fresh              crawl again even when a run is cached
+  --report-only        crawl nothing: tabulate the cached runs (missing ones are listed)
+  --no-cost            skip the cost-ratio measurement
+  --cost-only          only the cost-ratio measurement
+Runs are cached per run id in bench/results/runs/<id> (crawlee-focus runs per version of src/).`;
+
+/** The crawlers of `--quick`: the one under test and the strongest cheap baseline. */
+const QUICK_CRAWLERS: CrawlerKind[] = ['focus', 'keyword'];
+const QUICK_BUDGET = 50;
+
+function list(value: string | undefined): string[] | undefined {
+    return value?.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function parse(argv: string[]) {
+    const { values } = parseArgs({
+        args: argv,
+        options: {
+            quick: { type: 'boolean' },
+            site: { type: 'string' },
+            query: { type: 'string' },
+            crawler: { type: 'string' },
+            budgets: { type: 'string' },
+            fresh: { type: 'boolean' },
+            'report-only': { type: 'boolean' },
+            'no-cost': { type: 'boolean' },
+            'cost-only': { type: 'boolean' },
+            help: { type: 'boolean', short: 'h' },
+        },
+        strict: true,
+    });
+    const crawlers = list(values.crawler)?.map((kind) => crawlerInfo(kind as CrawlerKind).kind);
+    const budgets = list(values.budgets)?.map((b) => {
+        const n = Number(b);
+        if (!Number.isInteger(n) || n <= 0) throw new Error(`--budgets takes positive integers (got "${b}").`);
+        return n;
+    });
+    const quick = Boolean(values.quick);
+    const filters: PlanFilters = {
+        sites: list(values.site),
+        queries: list(values.query),
+        crawlers: crawlers ?? (quick ? QUICK_CRAWLERS : undefined),
+        budgets: budgets ?? (quick ? [QUICK_BUDGET] : undefined),
+        onePerSite: quick,
+    };
+    const filtered = quick || Boolean(values.site || values.query || values.crawler || values.budgets);
+    return {
+        help: Boolean(values.help),
+        quick,
+        filters,
+        filtered,
+        fresh: Boolean(values.fresh),
+        reportOnly: Boolean(values['report-only']),
+        cost: !quick && !values['no-cost'] && !values['report-only'],
+        costOnly: Boolean(values['cost-only']),
+    };
+}
+
+function progressLine(id: string, budget: number, started: number): (pages: number) => void {
+    let shown = 0;
+    return (pages) => {
+        if (pages - shown < 10 && pages < budget) return;
+        shown = pages;
+        process.stdout.write(`    … ${pages}/${budget} pages handled, ${Math.round((Date.now() - started) / 1000)} s\n`);
+    };
+}
+
+async function main(): Promise<void> {
+    const args = parse(process.argv.slice(2));
+    if (args.help) {
+        console.log(USAGE);
+        return;
+    }
+    const benchStarted = Date.now();
+    const labels = loadLabels();
+    const src = sourceHash();
+    const budgets = [...(args.filters.budgets ?? BUDGETS)].sort((a, b) => a - b);
+    const runs = args.costOnly ? [] : planRuns(labels, args.filters, src);
+    const selected = selectLabels(labels, args.filters);
+    const leftOut = CRAWLERS.filter((c) => !(args.filters.crawlers ?? CRAWLERS.map((x) => x.kind)).includes(c.kind)).map((c) => c.label);
+    console.log(`crawlee-focus bench: ${selected.length} (site, query) pairs, budgets ${budgets.join('/')}, ${runs.length} crawls, src ${src}`);
+    if (args.quick) {
+        console.log(`Quick mode: ${selected.map((l) => l.id).join(', ')} at ${QUICK_BUDGET} pages. Left out: ${leftOut.join(', ')}, budgets 100 and 200, the other queries, the cost ratio.`);
+        console.log('The URL-keyword baseline does not depend on src/, so after its first run it comes from the cache.');
+    }
+
+    const scored: ScoredRun[] = [];
+    const missing: string[] = [];
+    for (const [i, run] of runs.entries()) {
+        const info = crawlerInfo(run.crawler);
+        const head = `[${i + 1}/${runs.length}] ${info.label} on ${run.label.id} at ${run.budget}`;
+        if (args.reportOnly && !cachedOutcome(run.id)) {
+            missing.push(run.id);
+            continue;
+        }
+        const started = Date.now();
+        if (!cachedOutcome(run.id) || args.fresh) console.log(`${head}: crawling`);
+        const finished = await executeRun(run, { fresh: args.fresh, onProgress: progressLine(run.id, run.budget, started) });
+        if (finished.outcome.error) {
+            console.log(`${head}: FAILED — ${finished.outcome.error.split('\n')[0]} (see bench/results/runs/${run.id})`);
+            missing.push(run.id);
+            continue;
+        }
+        console.log(`${head}: ${finished.cached ? 'cached' : `done in ${Math.round((Date.now() - started) / 1000)} s`}`);
+        for (const label of run.scoredFor) {
+            const one = await scoreRun(finished, label, budgets);
+            scored.push(one);
+            for (const row of resultRows(one, budgets)) console.log(`    ${label.id}: ${formatRow(row)}`);
+        }
+    }
+
+    let cost: CostResult | null = null;
+    if (args.cost || args.costOnly) cost = await runCost(scored, selected, src, args.fresh);
+
+    const rows = scored.flatMap((one) => resultRows(one, budgets));
+    const name = args.quick ? 'quick' : args.filtered ? 'selection' : 'results';
+    writeResults(name, rows, scored, budgets, src, cost, missing, args.quick ? leftOut : []);
+    console.log(`\n${summaryTable(rows, budgets)}\n`);
+    if (cost) console.log(formatCost(cost));
+    if (missing.length > 0) console.log(`Not in the table (not cached or failed): ${missing.join(', ')}`);
+    console.log(`Wrote bench/results/${name}.md and ${name}.json in ${Math.round((Date.now() - benchStarted) / 1000)} s.`);
+}
+
+/** The cost ratio on the first selected label, from the first pages of its crawlee-focus run. */
+async function runCost(scored: ScoredRun[], selected: ReturnType<typeof loadLabels>, src: string, fresh: boolean): Promise<CostResult> {
+    const label = selected[0];
+    if (!label) throw new Error('The cost ratio needs a label: widen --site/--query.');
+    let source = scored.find((one) => one.label.id === label.id && one.finished.run.crawler.startsWith('focus') && one.score.pageUrls.length >= 60);
+    if (!source) {
+        const [run] = planRuns([label], { crawlers: ['focus'], budgets: [100] }, src);
+        const finished = await executeRun(run!, { fresh });
+        source = await scoreRun(finished, label, [100]);
+    }
+    console.log(`Cost ratio on ${label.id} (6 crawls of ${Math.min(60, source.score.pageUrls.length)} pages):`);
+    return measureCost(label, source.score.pageUrls, (line) => console.log(line));
+}
+
+function writeResults(
+    name: string,
+    rows: ResultRow[],
+    scored: ScoredRun[],
+    budgets: number[],
+    src: string,
+    cost: CostResult | null,
+    missing: string[],
+    leftOut: string[],
+): void {
+    mkdirSync(path.join(RESULTS_DIR, 'charts'), { recursive: true });
+    const charts: string[] = [];
+    for (const labelId of new Set(scored.map((one) => one.label.id))) {
+        const file = `charts/${labelId}.svg`;
+        writeFileSync(path.join(RESULTS_DIR, file), chartFor(scored.filter((one) => one.label.id === labelId), budgets));
+        charts.push(file);
+    }
+    const json = {
+        generatedAt: new Date().toISOString(),
+        src,
+        budgets,
+        rows,
+        curves: scored.map((one) => ({ runId: one.finished.run.id, labelId: one.label.id, crawler: one.finished.run.crawler, budget: one.finished.run.budget, recall: one.score.recallCurve })),
+        cost,
+        missing,
+    };
+    writeFileSync(path.join(RESULTS_DIR, `${name}.json`), `${JSON.stringify(json, null, 1)}\n`);
+    const notes = [
+        `Generated ${json.generatedAt} by \`npm run bench:focus\` (src/ content hash ${src}).`,
+        'Pages are counted from the corpus server\'s log by `../shared/corpora/score.mjs` (HTML pages and other documents, 404s included, subresources and redirects excluded), not from the crawlers\' reports.',
+        'Budget and wall time marked * are read from the prefix of one 200-page run: the order of breadth-first and URL-keyword crawls does not depend on the budget. Their wall time is the time until the k-th page was requested. crawlee-focus is crawled once per budget.',
+        'PlaywrightCrawler and CheerioCrawler crawl the same pages whatever the query: one crawl per site is scored for every query of the site.',
+        ...(leftOut.length ? [`Left out in this mode: ${leftOut.join(', ')}.`] : []),
+        ...(missing.length ? [`Missing runs: ${missing.join(', ')}.`] : []),
+    ];
+    const md = [
+        `# crawlee-focus bench: ${name}`,
+        '',
+        ...notes.map((n) => `- ${n}`),
+        '',
+        '## Recall',
+        '',
+        summaryTable(rows, budgets),
+        '',
+        '## Every figure',
+        '',
+        fullTable(rows),
+        '',
+        ...(charts.length ? ['## Charts', '', ...charts.map((file) => `- [${path.basename(file, '.svg')}](${file})`), ''] : []),
+        ...(cost ? ['## Cost', '', '```', formatCost(cost), '```', ''] : []),
+    ];
+    writeFileSync(path.join(RESULTS_DIR, `${name}.md`), md.join('\n'));
+}
+
+main().catch((error: Error) => {
+    console.error(error.message);
+    process.exit(1);
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+
+import type { Label } from '../../bench/focus/paths.js';
+import type { PlannedRun } from '../../bench/focus/plan.js';
+import { resultRows, summaryTable } from '../../bench/focus/report.js';
+import type { ScoredRun } from '../../bench/focus/runner.js';
+import type { ScoreRow } from '../../bench/focus/score.js';
+
+const label: Label = { id: 'cs--admissions', file: '', site: 'cs', query: 'admissions', entry: ['http://cs/'], relevant: [] };
+
+function row(k: number, fetched: number, found: number): ScoreRow {
+    return {
+        k,
+        fetched,
+        exhausted: fetched < k,
+        relevant_found: found,
+        harvest: found / fetched,
+        recall: found / 10,
+        total_relevant: 10,
+        pages_to_50pct_recall: found >= 5 ? 40 : null,
+        pages_to_80pct_recall: null,
+        fetched_html: fetched,
+        fetched_other_docs: 0,
+        fetched_errors: 0,
+        fetched_dup_pages: 0,
+    };
+}
+
+function scored(crawler: PlannedRun['crawler'], budget: number, rows: ScoreRow[], pages: number): ScoredRun {
+    const startedAt = 1_000_000;
+    return {
+        label,
+        finished: {
+            run: { id: `${crawler}-${budget}`, crawler, label, budget, scoredFor: [label] },
+            outcome: { kind: crawler, startedAt, wallMillis: 250_000, pagesHandled: pages },
+            logFile: '',
+            cached: true,
+        },
+        score: {
+            rows,
+            summary: { total_fetched: pages, total_relevant: 10, relevant_found_all: 0, pages_to_50pct_recall: null, pages_to_80pct_recall: null, repeats: 0, ignored_assets: 0 },
+            recallCurve: [],
+            // The k-th page is requested k seconds after the start.
+            pageTimes: Array.from({ length: pages }, (_, i) => startedAt + (i + 1) * 1000),
+            pageUrls: [],
+        },
+    };
+}
+
+describe('resultRows', () => {
+    it('reads a budget-independent baseline at every budget from its log prefix, timed to its k-th page', () => {
+        const rows = resultRows(scored('keyword', 200, [row(50, 50, 2), row(100, 100, 6), row(200, 200, 9)], 200), [50, 100, 200]);
+        expect(rows.map((r) => [r.budget, r.recall, r.wallSeconds, r.fromPrefix])).toEqual([
+            [50, 0.2, 50, true],
+            [100, 0.6, 100, true],
+            [200, 0.9, 200, true],
+        ]);
+    });
+
+    it('takes the whole run time when the log ends before the budget', () => {
+        const rows = resultRows(scored('playwright', 200, [row(50, 50, 0), row(100, 80, 1), row(200, 80, 1)], 80), [50, 100, 200]);
+        expect(rows.map((r) => r.wallSeconds)).toEqual([50, 250, 250]);
+    });
+
+    it('reads a crawlee-focus run at its own budget only', () => {
+        const rows = resultRows(scored('focus', 100, [row(50, 50, 5), row(100, 70, 8), row(200, 70, 8)], 70), [50, 100, 200]);
+        expect(rows).toHaveLength(1);
+        expect(rows[0]).toMatchObject({ budget: 100, fetched: 70, recall: 0.8, pagesTo50: 40, wallSeconds: 250, fromPrefix: false });
+    });
+});
+
+describe('summaryTable', () => {
+    it('shows recall per crawler and budget, and how many pages a crawl that stopped early fetched', () => {
+        const rows = [
+            ...resultRows(scored('focus', 100, [row(100, 70, 8)], 70), [100]),
+            ...resultRows(scored('keyword', 100, [row(100, 100, 6)], 100), [100]),
+        ];
+        const table = summaryTable(rows, [100]).split('\n');
+        expect(table[2]).toBe('| cs | admissions | 10 | crawlee-focus | 0.80 (70 p.) |');
+        expect(table[3]).toBe('|  |  |  | URL-keyword best-first | 0.60 |');
+    });
+});
