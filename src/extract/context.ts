@@ -17,6 +17,8 @@ export interface LinkContext {
 const IMAGE = /!\[((?:\\.|[^[\]\\])*)\]\([^\s()]*(?:\s+"(?:\\.|[^"\\])*")?\)/g;
 /** `[text](url)` or `[text](url "title")`; text without brackets, URL without spaces or parentheses. */
 const LINK = /\[((?:\\.|[^[\]\\])*)\]\(([^\s()]+)(?:\s+"(?:\\.|[^"\\])*")?\)/g;
+/** Block markers at the start of a line (list bullets and numbers, heading hashes, quotes): not words. */
+const BLOCK_MARKERS = /^(?:\s*(?:[-*+>]|\d{1,9}[.)]|#{1,6})(?=\s))*\s*/;
 /** CommonMark backslash escapes: a backslash before ASCII punctuation. */
 const ESCAPE = /\\([!-/:-@[-`{-~])/g;
 
@@ -28,7 +30,7 @@ export function linkContexts(markdown: string): Map<string, LinkContext> {
   const contexts = new Map<string, LinkContext>();
   for (const line of markdown.split('\n')) {
     if (!line.includes('](')) continue;
-    const withoutImages = line.replace(IMAGE, '$1');
+    const withoutImages = line.replace(BLOCK_MARKERS, '').replace(IMAGE, '$1');
     const links: Array<{ url: string; start: number; end: number }> = [];
     let plain = '';
     let from = 0;
@@ -56,7 +58,7 @@ function unescape(markdown: string): string {
 /**
  * At most `maxBytes` UTF-8 bytes of `line` around `line.slice(start, end)`: half the spare bytes on
  * each side (a short side gives its rest to the other), cut between characters and then back to
- * whole words, so no broken character or word fragment ends up in the context.
+ * whole words, so no broken character and no word fragment ends up in the context.
  */
 export function contextWindow(line: string, start: number, end: number, maxBytes: number = CONTEXT_BYTES): string {
   if (line.length <= maxBytes && utf8Bytes(line, 0, line.length) <= maxBytes) return line.trim();
@@ -66,28 +68,38 @@ export function contextWindow(line: string, start: number, end: number, maxBytes
   const leftRoom = stepLeft(line, start, spare).bytes;
   const rightRoom = stepRight(line, end, spare).bytes;
   const leftBytes = Math.min(leftRoom, Math.max(Math.floor(spare / 2), spare - rightRoom));
-  let from = stepLeft(line, start, leftBytes).index;
-  let to = stepRight(line, end, spare - leftBytes).index;
+  const left = stepLeft(line, start, leftBytes);
+  let from = left.index;
+  let to = stepRight(line, end, spare - left.bytes).index;
   if (from > 0 && isWordCut(line, from)) from = nextSpace(line, from, start);
   if (to < line.length && isWordCut(line, to)) to = previousSpace(line, to, end);
   return line.slice(from, to).trim();
 }
 
-/** True when position `at` falls inside a word. */
+/**
+ * Longest word the window is moved back for; a longer token (a URL, a run of Chinese text with no
+ * spaces) is cut where the bytes run out rather than dropping the whole side.
+ */
+const MAX_WORD_CHARS = 40;
+
+/** Letters and digits of scripts that separate words with spaces. */
+const SPACED_WORD_CHAR = /^(?![\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}])[\p{L}\p{N}\p{M}]$/u;
+
+/** True when position `at` falls inside a space-separated word. */
 function isWordCut(line: string, at: number): boolean {
-  return !/\s/.test(line.charAt(at - 1)) && !/\s/.test(line.charAt(at));
+  return SPACED_WORD_CHAR.test(line.charAt(at - 1)) && SPACED_WORD_CHAR.test(line.charAt(at));
 }
 
-/** The first whitespace at or after `from`, but not past `limit`. */
+/** The first whitespace at or after `from`, looking at most {@link MAX_WORD_CHARS} ahead and not past `limit`; else `from`. */
 function nextSpace(line: string, from: number, limit: number): number {
-  for (let i = from; i < limit; i++) if (/\s/.test(line.charAt(i))) return i;
-  return limit;
+  for (let i = from; i < Math.min(limit, from + MAX_WORD_CHARS); i++) if (/\s/.test(line.charAt(i))) return i;
+  return from;
 }
 
-/** The last position after `limit`, but not past `to`, that follows whitespace. */
+/** The last position after whitespace at or before `to`, looking at most {@link MAX_WORD_CHARS} back and not before `limit`; else `to`. */
 function previousSpace(line: string, to: number, limit: number): number {
-  for (let i = to; i > limit; i--) if (/\s/.test(line.charAt(i - 1))) return i;
-  return limit;
+  for (let i = to; i > Math.max(limit, to - MAX_WORD_CHARS); i--) if (/\s/.test(line.charAt(i - 1))) return i;
+  return to;
 }
 
 /** Moves left from `index` over whole characters while they fit in `maxBytes`. */

@@ -19,8 +19,24 @@ const VOID_ELEMENTS = new Set([
 /** Elements whose text htmlparser2 reads up to the matching end tag without looking for tags. */
 const RAW_TEXT_ELEMENTS = new Set(['script', 'style', 'textarea', 'title', 'xmp']);
 
-/** Elements closed by an opening sibling of the same name (`<li>a<li>b`), as htmlparser2 does. */
-const SELF_CLOSING_SIBLINGS = new Set(['p', 'li', 'dd', 'dt', 'option', 'optgroup', 'tr', 'td', 'th', 'rt', 'rp']);
+/** Open elements that htmlparser2 closes when the keyed element opens (its `openImpliesClose`). */
+const IMPLIED_CLOSES = new Map<string, ReadonlySet<string>>([
+  ['tr', new Set(['tr', 'th', 'td'])],
+  ['th', new Set(['th'])],
+  ['td', new Set(['thead', 'th', 'td'])],
+  ['li', new Set(['li'])],
+  ['option', new Set(['option'])],
+  ['optgroup', new Set(['optgroup', 'option'])],
+  ['dd', new Set(['dd', 'dt'])],
+  ['dt', new Set(['dd', 'dt'])],
+  ['rt', new Set(['rt', 'rp'])],
+  ['rp', new Set(['rt', 'rp'])],
+  ['tbody', new Set(['thead', 'tbody'])],
+  ['tfoot', new Set(['thead', 'tbody'])],
+  ...['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl',
+    'fieldset', 'figcaption', 'figure', 'footer', 'form', 'header', 'main', 'nav', 'ol', 'pre', 'section', 'table',
+    'ul'].map((name): [string, ReadonlySet<string>] => [name, new Set(['p'])]),
+]);
 
 const TAG = /<!--[\s\S]*?(?:-->|$)|<(\/?)([A-Za-z][^\s/>]*)[^>]*>?/g;
 
@@ -55,7 +71,8 @@ export function limitNesting(html: string, maxDepth: number = MAX_NESTING_DEPTH)
       continue;
     }
     if (VOID_ELEMENTS.has(name) || tag.endsWith('/>')) continue;
-    if (SELF_CLOSING_SIBLINGS.has(name) && open[open.length - 1] === name) open.pop();
+    const closes = IMPLIED_CLOSES.get(name);
+    while (closes !== undefined && open.length > 0 && closes.has(open[open.length - 1]!)) open.pop();
     if (open.length >= maxDepth) {
       removedOpen += 1;
       cuts.push([start, end]);

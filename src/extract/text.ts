@@ -9,6 +9,9 @@ export interface MainText {
   proseWords: number;
 }
 
+/** Marks a block boundary in the collected text; parsing removed every NUL from the page. */
+const BREAK = '\u0000';
+
 /** Elements that start a new line of text. */
 const BLOCKS = new Set([
   'address', 'article', 'aside', 'blockquote', 'br', 'caption', 'dd', 'details', 'dialog', 'div', 'dl', 'dt',
@@ -51,19 +54,20 @@ export function readMainText(root: AnyNode): MainText {
     const name = isElement(node) ? node.name : '';
     if (closing) {
       if (NOT_PROSE.has(name)) notProseDepth -= 1;
-      if (BLOCKS.has(name)) parts.push('\n');
+      if (BLOCKS.has(name)) parts.push(BREAK);
       continue;
     }
     if (NOT_PROSE.has(name)) notProseDepth += 1;
-    if (BLOCKS.has(name)) parts.push('\n');
+    if (BLOCKS.has(name)) parts.push(BREAK);
     else if (name === 'td' || name === 'th') parts.push(' ');
     pending.push({ node, closing: true });
     for (let i = node.children.length - 1; i >= 0; i--) pending.push({ node: node.children[i]!, closing: false });
   }
   const text = parts
     .join('')
-    .split('\n')
-    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .replace(/\s+/g, ' ')
+    .split(BREAK)
+    .map((line) => line.trim())
     .filter((line) => line !== '')
     .join('\n');
   return { text, proseWords };
