@@ -60,7 +60,7 @@ function unescape(markdown: string): string {
  * each side (a short side gives its rest to the other), cut between characters and then back to
  * whole words, so no broken character and no word fragment ends up in the context.
  */
-export function contextWindow(line: string, start: number, end: number, maxBytes: number = CONTEXT_BYTES): string {
+function contextWindow(line: string, start: number, end: number, maxBytes: number = CONTEXT_BYTES): string {
   if (line.length <= maxBytes && utf8Bytes(line, 0, line.length) <= maxBytes) return line.trim();
   const anchorBytes = utf8Bytes(line, start, end);
   if (anchorBytes >= maxBytes) return line.slice(start, stepRight(line, start, maxBytes).index).trim();

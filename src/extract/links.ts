@@ -8,7 +8,7 @@ export interface ExtractedLink {
   url: string;
   /** Link text, trimmed and whitespace-collapsed; else the title, aria-label or image alt text. */
   anchor: string;
-  /** The line around the link in the main content's Markdown (≤ CONTEXT_BYTES bytes); '' outside the main content. */
+  /** The line around the link in the main content's Markdown (≤ CONTEXT_BYTES bytes); '' outside the main content or when no line holds the link. */
   context: string;
   /** True when the URL is linked from the main content (navigation, header, footer and asides are not). */
   inMainContent: boolean;
@@ -77,7 +77,7 @@ export function uniqueLinks(occurrences: readonly LinkOccurrence[], maxLinks: nu
 }
 
 /** What a reader (or a screen reader) takes the link to be called. */
-export function anchorText(link: Element): string {
+function anchorText(link: Element): string {
   const candidates = [
     () => textOf(link),
     () => link.attribs['title'],

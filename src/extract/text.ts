@@ -28,7 +28,7 @@ const NOT_PROSE = new Set(['a', 'button', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p
  */
 const WORD = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]|[^\s\p{P}\p{S}\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]+/gu;
 
-export function countWords(text: string): number {
+function countWords(text: string): number {
   let words = 0;
   WORD.lastIndex = 0;
   while (WORD.exec(text) !== null) words += 1;
