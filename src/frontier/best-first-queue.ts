@@ -1,5 +1,5 @@
 import { clusterKey } from './cluster-key.js';
-import { IndexedHeap } from './indexed-heap.js';
+import { RankedSlots } from './ranked-slots.js';
 
 /**
  * When the best link's cluster has used its budget, a link of another cluster may go first if its
@@ -17,6 +17,11 @@ export type Offer =
     /** Queued by pushing out the worst link; the caller should forget `key` so it can return later. */
     | { kind: 'evicted'; key: string; url: string };
 
+// Outcomes without data are shared constants: offer is the hot path and should not allocate them.
+const QUEUED: Offer = Object.freeze({ kind: 'queued' });
+const ALREADY_QUEUED: Offer = Object.freeze({ kind: 'already-queued' });
+const REJECTED: Offer = Object.freeze({ kind: 'rejected' });
+
 /** A queued link. */
 export interface QueueItem<S> {
     key: string;
@@ -33,20 +38,6 @@ export interface BestFirstQueueJSON<S> {
     entries: (QueueItem<S> & { seq: number })[];
     /** Signal of the last popped entry not yet taken (zero or one element). */
     taken: S[];
-}
-
-interface Entry<S> extends QueueItem<S> {
-    /** Discovery order: among equal scores the earlier-discovered link pops first. */
-    seq: number;
-    bestPosition: number;
-    worstPosition: number;
-    /** {@link clusterKey} of the URL, computed when first needed. */
-    cluster: string | undefined;
-}
-
-/** Pops `a` before `b`: higher score, then earlier discovery. */
-function ahead<S>(a: Entry<S>, b: Entry<S>): boolean {
-    return a.score > b.score || (a.score === b.score && a.seq < b.seq);
 }
 
 /** Scores are non-negative; NaN counts as 0 and infinity as the largest number, so JSON keeps it. */
@@ -73,31 +64,32 @@ function memoByCluster(test: (cluster: string) => boolean): (cluster: string) =>
  * queue: once full, a new link enters only by beating the worst queued one. Every entry carries
  * the signal its score was computed from, so the queue can be re-scored when the weights move.
  *
- * Two indexed heaps over the same entries give O(log n) pop of the best, eviction of the worst and
- * update by key.
+ * Entries live in numbered slots ({@link RankedSlots}: a best-first and a worst-first heap over
+ * typed arrays), which gives O(log n) pop of the best, eviction of the worst and update by key.
  */
 export class BestFirstQueue<S> implements Iterable<QueueItem<S>> {
-    private readonly byKey = new Map<string, Entry<S>>();
-    private readonly best = new IndexedHeap<Entry<S>>(ahead, (entry, position) => {
-        entry.bestPosition = position;
-    });
-    private readonly worst = new IndexedHeap<Entry<S>>(
-        (a, b) => ahead(b, a),
-        (entry, position) => {
-            entry.worstPosition = position;
-        },
-    );
+    private readonly slotOf = new Map<string, number>();
+    private readonly ranks = new RankedSlots();
+    // Per-slot payload, indexed by slot number.
+    private readonly keys: string[] = [];
+    private readonly urls: string[] = [];
+    private readonly depths: number[] = [];
+    private readonly signals: S[] = [];
+    /** {@link clusterKey} of each slot's URL, computed when first needed. */
+    private readonly clusters: (string | undefined)[] = [];
     private nextSeq = 0;
-    private taken: { signal: S } | undefined;
+    /** Signal of the last popped entry until taken; `hasTaken` tells an absent one from an undefined signal. */
+    private takenSignal: S | undefined;
+    private hasTaken = false;
     /** Reused by {@link bestWhere} to avoid an allocation per search. */
     private readonly searchStack: number[] = [];
 
     get size(): number {
-        return this.byKey.size;
+        return this.slotOf.size;
     }
 
     contains(key: string): boolean {
-        return this.byKey.has(key);
+        return this.slotOf.has(key);
     }
 
     /**
@@ -107,41 +99,30 @@ export class BestFirstQueue<S> implements Iterable<QueueItem<S>> {
      */
     offer(key: string, url: string, depth: number, score: number, signal: S, room: number): Offer {
         const clamped = clampScore(score);
-        const existing = this.byKey.get(key);
-        if (existing) {
-            if (clamped > existing.score) {
-                existing.score = clamped;
-                existing.signal = signal;
-                this.best.update(existing.bestPosition);
-                this.worst.update(existing.worstPosition);
+        const existing = this.slotOf.get(key);
+        if (existing !== undefined) {
+            if (clamped > this.ranks.score[existing]!) {
+                this.ranks.setScore(existing, clamped);
+                this.signals[existing] = signal;
             }
-            return { kind: 'already-queued' };
+            return ALREADY_QUEUED;
         }
-        let evicted: Entry<S> | undefined;
-        if (this.byKey.size >= room) {
-            evicted = this.worst.peek();
-            if (!evicted || evicted.score >= clamped) return { kind: 'rejected' };
-            this.remove(evicted);
+        let evicted: Offer = QUEUED;
+        if (this.slotOf.size >= room) {
+            const worst = this.ranks.worst.top();
+            if (worst < 0 || this.ranks.score[worst]! >= clamped) return REJECTED;
+            evicted = { kind: 'evicted', key: this.keys[worst]!, url: this.urls[worst]! };
+            this.remove(worst);
         }
-        this.insert({
-            key,
-            url,
-            depth,
-            score: clamped,
-            signal,
-            seq: this.nextSeq,
-            bestPosition: -1,
-            worstPosition: -1,
-            cluster: undefined,
-        });
+        this.insert(key, url, depth, clamped, signal, this.nextSeq);
         this.nextSeq += 1;
-        return evicted ? { kind: 'evicted', key: evicted.key, url: evicted.url } : { kind: 'queued' };
+        return evicted;
     }
 
     /** Removes and returns the best link. */
     pop(): QueueItem<S> | undefined {
-        const top = this.best.peek();
-        return top && this.take(top);
+        const top = this.ranks.best.top();
+        return top < 0 ? undefined : this.take(top);
     }
 
     /**
@@ -157,144 +138,149 @@ export class BestFirstQueue<S> implements Iterable<QueueItem<S>> {
         cap: number,
         proven: (cluster: string) => boolean,
     ): QueueItem<S> | undefined {
-        const top = this.best.peek();
-        if (!top) return undefined;
-        const floor = top.score * DIVERSITY_RATIO;
+        const top = this.ranks.best.top();
+        if (top < 0) return undefined;
+        const floor = this.ranks.score[top]! * DIVERSITY_RATIO;
         const isProven = memoByCluster(proven);
         const isFull = memoByCluster((cluster) => scheduled(cluster) >= cap && !isProven(cluster));
-        const provenEntry = (entry: Entry<S>): boolean => isProven(this.clusterOf(entry));
-        if (!provenEntry(top)) {
-            const exploit = this.bestWhere(floor, provenEntry);
-            if (exploit) return this.take(exploit);
+        const provenSlot = (slot: number): boolean => isProven(this.clusterOf(slot));
+        if (!provenSlot(top)) {
+            const exploit = this.bestWhere(floor, provenSlot);
+            if (exploit >= 0) return this.take(exploit);
         }
         if (!isFull(this.clusterOf(top))) return this.take(top);
-        const rival = this.bestWhere(floor, (entry) => !isFull(this.clusterOf(entry)));
-        return this.take(rival ?? top);
+        const rival = this.bestWhere(floor, (slot) => !isFull(this.clusterOf(slot)));
+        return this.take(rival >= 0 ? rival : top);
     }
 
     /** Signal of the most recently popped link; returns it once. */
     takeSignal(): S | undefined {
-        const signal = this.taken?.signal;
-        this.taken = undefined;
+        const signal = this.takenSignal;
+        this.takenSignal = undefined;
+        this.hasTaken = false;
         return signal;
     }
 
     peekScore(): number | undefined {
-        return this.best.peek()?.score;
+        const top = this.ranks.best.top();
+        return top < 0 ? undefined : this.ranks.score[top];
     }
 
     /** Recomputes every score from its signal; discovery order still breaks ties. */
     rescore(score: (signal: S) => number): void {
-        for (const entry of this.best.items) entry.score = clampScore(score(entry.signal));
-        this.best.rebuild();
-        this.worst.rebuild();
+        for (const slot of this.slotOf.values()) this.ranks.score[slot] = clampScore(score(this.signals[slot] as S));
+        this.ranks.rebuild();
     }
 
     delete(key: string): boolean {
-        const entry = this.byKey.get(key);
-        if (entry) this.remove(entry);
-        return entry !== undefined;
+        const slot = this.slotOf.get(key);
+        if (slot !== undefined) this.remove(slot);
+        return slot !== undefined;
     }
 
     /** Entries in pop order (a snapshot). */
     *[Symbol.iterator](): Iterator<QueueItem<S>> {
-        for (const { key, url, depth, score, signal } of this.sortedEntries()) yield { key, url, depth, score, signal };
+        for (const slot of this.sortedSlots()) yield this.item(slot);
     }
 
     toJSON(): BestFirstQueueJSON<S> {
         return {
             nextSeq: this.nextSeq,
-            entries: this.sortedEntries().map(({ key, url, depth, score, signal, seq }) => ({
-                key,
-                url,
-                depth,
-                score,
-                seq,
-                signal,
-            })),
-            taken: this.taken ? [this.taken.signal] : [],
+            entries: this.sortedSlots().map((slot) => ({ ...this.item(slot), seq: this.ranks.seq[slot]! })),
+            taken: this.hasTaken ? [this.takenSignal as S] : [],
         };
     }
 
     static fromJSON<S>(json: BestFirstQueueJSON<S>): BestFirstQueue<S> {
         const queue = new BestFirstQueue<S>();
         for (const { key, url, depth, score, seq, signal } of json.entries) {
-            if (queue.byKey.has(key)) throw new Error(`Queue snapshot lists key ${key} twice; it is corrupt.`);
-            if (seq >= json.nextSeq) throw new Error(`Queue snapshot entry ${key} has seq ${seq} ≥ nextSeq ${json.nextSeq}; it is corrupt.`);
-            const entry: Entry<S> = {
-                key,
-                url,
-                depth,
-                score: clampScore(score),
-                signal,
-                seq,
-                bestPosition: -1,
-                worstPosition: -1,
-                cluster: undefined,
-            };
-            queue.byKey.set(key, entry);
-            queue.best.items.push(entry);
-            queue.worst.items.push(entry);
+            if (queue.slotOf.has(key)) throw new Error(`Queue snapshot lists key ${key} twice; it is corrupt.`);
+            if (!(seq < json.nextSeq)) {
+                throw new Error(`Queue snapshot entry ${key} has seq ${seq}, not below nextSeq ${json.nextSeq}; it is corrupt.`);
+            }
+            queue.insert(key, url, depth, clampScore(score), signal, seq);
         }
-        queue.best.rebuild();
-        queue.worst.rebuild();
         queue.nextSeq = json.nextSeq;
-        if (json.taken.length > 0) queue.taken = { signal: json.taken[0] as S };
+        queue.hasTaken = json.taken.length > 0;
+        queue.takenSignal = json.taken[0];
         return queue;
     }
 
-    private insert(entry: Entry<S>): void {
-        this.byKey.set(entry.key, entry);
-        this.best.push(entry);
-        this.worst.push(entry);
+    private insert(key: string, url: string, depth: number, score: number, signal: S, seq: number): void {
+        const slot = this.ranks.add(score, seq);
+        this.slotOf.set(key, slot);
+        this.keys[slot] = key;
+        this.urls[slot] = url;
+        this.depths[slot] = depth;
+        this.signals[slot] = signal;
+        this.clusters[slot] = undefined;
     }
 
-    private remove(entry: Entry<S>): void {
-        this.byKey.delete(entry.key);
-        this.best.removeAt(entry.bestPosition);
-        this.worst.removeAt(entry.worstPosition);
+    private remove(slot: number): void {
+        this.slotOf.delete(this.keys[slot]!);
+        this.ranks.delete(slot);
+        // Drop references so a freed slot does not keep a signal or URL alive.
+        this.signals[slot] = undefined as S;
+        this.urls[slot] = '';
     }
 
-    private take(entry: Entry<S>): QueueItem<S> {
-        this.remove(entry);
-        this.taken = { signal: entry.signal };
-        const { key, url, depth, score, signal } = entry;
-        return { key, url, depth, score, signal };
+    private item(slot: number): QueueItem<S> {
+        return {
+            key: this.keys[slot]!,
+            url: this.urls[slot]!,
+            depth: this.depths[slot]!,
+            score: this.ranks.score[slot]!,
+            signal: this.signals[slot] as S,
+        };
     }
 
-    private clusterOf(entry: Entry<S>): string {
-        entry.cluster ??= clusterKey(entry.url);
-        return entry.cluster;
+    private take(slot: number): QueueItem<S> {
+        const item = this.item(slot);
+        this.remove(slot);
+        this.takenSignal = item.signal;
+        this.hasTaken = true;
+        return item;
+    }
+
+    private clusterOf(slot: number): string {
+        let cluster = this.clusters[slot];
+        if (cluster === undefined) {
+            cluster = clusterKey(this.urls[slot]!);
+            this.clusters[slot] = cluster;
+        }
+        return cluster;
     }
 
     /**
-     * The best entry with score ≥ `floor` that `accept`s, found by branch and bound over the
-     * best-first heap: a subtree is skipped when its root (its best entry) is below the floor, is
-     * not ahead of the best match so far, or is itself a match. Visits only the entries above the
+     * The best slot with score ≥ `floor` that `accept`s, or -1: branch and bound over the
+     * best-first heap. A subtree is skipped when its root (its best slot) is below the floor, does
+     * not rank above the best match so far, or is itself a match. Visits only slots above the
      * floor, in O(visited) time, without sorting.
      */
-    private bestWhere(floor: number, accept: (entry: Entry<S>) => boolean): Entry<S> | undefined {
-        const { items } = this.best;
+    private bestWhere(floor: number, accept: (slot: number) => boolean): number {
+        const { ranks } = this;
+        const { heap, size } = ranks.best;
         const stack = this.searchStack;
         stack.length = 0;
-        if (items.length > 0) stack.push(0);
-        let found: Entry<S> | undefined;
+        if (size > 0) stack.push(0);
+        let found = -1;
         while (stack.length > 0) {
-            const position = stack.pop() as number;
-            const entry = items[position] as Entry<S>;
-            if (entry.score < floor || (found && !ahead(entry, found))) continue;
-            if (accept(entry)) {
-                found = entry;
+            const position = stack.pop()!;
+            const slot = heap[position]!;
+            if (ranks.score[slot]! < floor || (found >= 0 && !ranks.ranksAbove(slot, found))) continue;
+            if (accept(slot)) {
+                found = slot;
                 continue;
             }
             const left = 2 * position + 1;
-            if (left + 1 < items.length) stack.push(left + 1);
-            if (left < items.length) stack.push(left);
+            if (left + 1 < size) stack.push(left + 1);
+            if (left < size) stack.push(left);
         }
         return found;
     }
 
-    private sortedEntries(): Entry<S>[] {
-        return [...this.best.items].sort((a, b) => (ahead(a, b) ? -1 : ahead(b, a) ? 1 : 0));
+    private sortedSlots(): number[] {
+        const { ranks } = this;
+        return [...this.slotOf.values()].sort((a, b) => (ranks.ranksAbove(a, b) ? -1 : 1));
     }
 }

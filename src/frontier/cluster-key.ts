@@ -1,3 +1,5 @@
+import { isLanguageCode } from '../url/index.js';
+
 /** Cluster shared by the home pages of all hosts. */
 export const HOME_CLUSTER = '*/';
 
@@ -5,7 +7,9 @@ export const HOME_CLUSTER = '*/';
  * The cluster a URL belongs to for diversity: host + '/' + first path segment (`e.com/news`).
  * Home pages of every host (`/`, `/index.html`, `/en/`, `/en-gb/`) share {@link HOME_CLUSTER}:
  * a university home links dozens of department sub-sites on their own hosts, and one cluster each
- * would spread the budget over them.
+ * would spread the budget over them. Language segments are those of `isLanguageCode`, so an
+ * ambiguous bare code such as `/cs/` (computer science) stays a cluster of its own.
+ * @throws TypeError if `url` is not an absolute URL.
  */
 export function clusterKey(url: string): string {
     const { hostname, pathname } = new URL(url);
@@ -15,8 +19,8 @@ export function clusterKey(url: string): string {
     return `${hostname}/${first}`;
 }
 
-/** `index`, a two-letter language code or `xx-yyyy`, with any extension. */
+/** `index` or a language code, with any extension (`index.html`, `en.html`). */
 function isHomeSegment(segment: string): boolean {
-    const stem = segment.split('.', 1)[0]?.toLowerCase() ?? '';
-    return stem === 'index' || /^[a-z]{2}(?:-.{2,4})?$/.test(stem);
+    const stem = segment.split('.', 1)[0] ?? '';
+    return stem.toLowerCase() === 'index' || isLanguageCode(stem);
 }

@@ -20,6 +20,9 @@ describe('clusterKey', () => {
         expect(clusterKey('https://e.com/en/about')).toBe('e.com/en');
         expect(clusterKey('https://e.com/eng/')).toBe('e.com/eng');
         expect(clusterKey('https://e.com/en-abcde/')).toBe('e.com/en-abcde');
+        // an ambiguous bare code is a department, not a language home
+        expect(clusterKey('https://e.com/cs/')).toBe('e.com/cs');
+        expect(clusterKey('https://e.com/cs-cz/')).toBe('*/');
     });
 
     it('explains an unparsable URL', () => {
