@@ -1,4 +1,4 @@
-import { DEFAULT_DELTA } from '../stat/index.js';
+import { DEFAULT_DELTA, assertDelta } from '../stat/index.js';
 import { cleanUrl, hostOf } from '../url/index.js';
 
 /**
@@ -41,8 +41,8 @@ export interface RewriteRuleLearnerOptions {
  * one-sided binomial tail of k confirmations is p₀ᵏ.
  */
 export function requiredConfirmations(p0: number, delta: number): number {
-    if (!(p0 > 0 && p0 < 1)) throw new RangeError(`p0 must lie strictly between 0 and 1; got ${p0}.`);
-    if (!(delta > 0 && delta < 1)) throw new RangeError(`delta must lie strictly between 0 and 1; got ${delta}.`);
+    assertDelta(delta);
+    if (!(p0 > 0 && p0 < 1)) throw new RangeError(`p0 must lie strictly between 0 and 1, got ${p0}`);
     // The epsilon keeps the exact boundary ln δ / ln √δ = 2.0000000000000004 at 2.
     return Math.max(1, Math.ceil(Math.log(delta) / Math.log(p0) - 1e-9));
 }

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { TrapLearner } from '../../src/frontier/index.js';
+import { shapeKey } from '../../src/url/index.js';
+
+const calendar = (month: number): string => `https://e.edu/events/calendar?month=${month}&year=2024`;
+const emptyMonth = (month: number): string => `Events calendar. Month ${month} of 2024. No events this month.`;
+
+describe('TrapLearner', () => {
+    it('classifies pages as new, duplicate of the first URL, or templated', () => {
+        const learner = new TrapLearner();
+        expect(learner.observe('https://e.edu/a', 'About the university')).toEqual({ kind: 'new' });
+        expect(learner.observe('https://e.edu/a?print=1', 'About the university')).toEqual({
+            kind: 'duplicate',
+            of: 'https://e.edu/a',
+        });
+        expect(learner.observe(calendar(1), emptyMonth(1))).toEqual({ kind: 'new' });
+        expect(learner.observe(calendar(2), emptyMonth(2))).toEqual({ kind: 'templated' });
+        // digits-only difference on another template is new content for that template
+        expect(learner.observe('https://e.edu/news/7', emptyMonth(3))).toEqual({ kind: 'new' });
+    });
+
+    it('demotes a calendar-like template and restores it when it yields new content', () => {
+        const learner = new TrapLearner();
+        const key = shapeKey(calendar(1));
+        learner.observe(calendar(1), emptyMonth(1));
+        learner.observe(calendar(2), emptyMonth(2));
+        expect(learner.isDemoted(key)).toBe(false); // only 2 fetched (minFetched 3)
+        expect(learner.generation).toBe(0);
+
+        learner.observe(calendar(3), emptyMonth(3)); // 2 of 3 repeated > 0.5
+        expect(learner.isDemoted(key)).toBe(true);
+        expect(learner.isDemotedUrl(calendar(12))).toBe(true);
+        expect(learner.isDemotedUrl('https://e.edu/events/')).toBe(false);
+        expect(learner.generation).toBe(1);
+        expect(learner.traps()).toEqual([
+            { shapeKey: key, shape: 'e.edu/events/calendar?month&year', fetched: 3, repeated: 2 },
+        ]);
+
+        learner.observe(calendar(4), emptyMonth(4)); // 3 of 4: still demoted, no bump
+        expect(learner.generation).toBe(1);
+        learner.observe(calendar(5), 'Month 5: graduation ceremony, open day and the spring concert.');
+        learner.observe(calendar(6), 'Month 6: summer school starts; international orientation week.');
+        expect(learner.isDemoted(key)).toBe(false); // 3 of 6 is not more than half
+        expect(learner.generation).toBe(2);
+        expect(learner.traps()).toEqual([]);
+    });
+
+    it('honours its options', () => {
+        const learner = new TrapLearner({ minFetched: 5, repeatedShare: 0.7 });
+        for (let month = 1; month <= 4; month += 1) learner.observe(calendar(month), emptyMonth(month));
+        expect(learner.isDemotedUrl(calendar(1))).toBe(false); // 4 fetched < 5
+        learner.observe(calendar(5), emptyMonth(5)); // 4 of 5 = 0.8 > 0.7
+        expect(learner.isDemotedUrl(calendar(1))).toBe(true);
+    });
+
+    it('learns rewrite rules from duplicate pages', () => {
+        const learner = new TrapLearner();
+        learner.observe('https://e.edu/a', 'Page A');
+        learner.observe('https://e.edu/a?print=1', 'Page A');
+        learner.observe('https://e.edu/b', 'Page B');
+        learner.observe('https://e.edu/b?print=1', 'Page B');
+        expect(learner.rules()).toEqual([
+            { host: 'e.edu', kind: 'drop-param-value', name: 'print', value: '1', support: 2 },
+        ]);
+        expect(learner.rewrite('https://e.edu/c?print=1')).toBe('https://e.edu/c');
+    });
+
+    it('round-trips through JSON exactly and keeps learning the same way', () => {
+        const learner = new TrapLearner({ minFetched: 3 });
+        for (let month = 1; month <= 3; month += 1) learner.observe(calendar(month), emptyMonth(month));
+        learner.observe('https://e.edu/a', 'Page A');
+        learner.observe('https://e.edu/a?print=1', 'Page A');
+        const restored = TrapLearner.fromJSON(JSON.parse(JSON.stringify(learner)));
+        expect(restored.toJSON()).toEqual(learner.toJSON());
+        expect(restored.generation).toBe(learner.generation);
+        expect(restored.traps()).toEqual(learner.traps());
+        for (const target of [learner, restored]) {
+            expect(target.observe(calendar(4), emptyMonth(4))).toEqual({ kind: 'templated' });
+            expect(target.observe('https://e.edu/b', 'Page A')).toEqual({ kind: 'duplicate', of: 'https://e.edu/a' });
+        }
+        expect(restored.toJSON()).toEqual(learner.toJSON());
+    });
+});
