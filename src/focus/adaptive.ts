@@ -79,6 +79,12 @@ export interface AdaptivePage {
 export interface AdaptiveVerdict {
     /** The page brought new on-topic content; feed this to {@link Harvest}. */
     hit: boolean;
+    /**
+     * The page is relevant and not a repeat: at or above {@link MIN_RELEVANCE}, and, when judged for
+     * novelty (at or above {@link EVIDENCE_RELEVANCE}), with at least one paragraph not read before.
+     * Unlike `hit` the bar does not rise with the harvest, so it can label links all crawl long.
+     */
+    novel: boolean;
     /** Why to stop now, or `null` to go on. Once given, it is repeated for every later page. */
     stop: StopReason | null;
 }
@@ -138,16 +144,18 @@ export class AdaptiveStop {
     observe(page: AdaptivePage): AdaptiveVerdict {
         const { relevance } = page;
         let hit = false;
+        let novel = false;
         if (!(relevance >= MIN_RELEVANCE)) {
             this.#observeIrrelevant(page.blind);
         } else {
             this.#relevantPages += 1;
             this.#cold = 0;
+            novel = true;
             // Pages in the neutral band can neither complete coverage nor declare the topic exhausted.
-            if (relevance >= EVIDENCE_RELEVANCE) hit = this.#observeEvidence(page.markdown);
+            if (relevance >= EVIDENCE_RELEVANCE) ({ hit, novel } = this.#observeEvidence(page.markdown));
         }
         this.#stopReason ??= this.#stopNow();
-        return { hit, stop: this.#stopReason };
+        return { hit, novel, stop: this.#stopReason };
     }
 
     summary(): AdaptiveSummary {
@@ -204,8 +212,8 @@ export class AdaptiveStop {
         }
     }
 
-    /** Counts the page's new paragraphs as evidence and returns whether they were a real gain. */
-    #observeEvidence(markdown: string): boolean {
+    /** Counts the page's new paragraphs as evidence; says whether there were any, and whether they were a real gain. */
+    #observeEvidence(markdown: string): { hit: boolean; novel: boolean } {
         let gain = 0;
         for (const block of paragraphs(markdown)) {
             const hash = hash53(block);
@@ -216,12 +224,12 @@ export class AdaptiveStop {
         }
         if (gain === 0 || gain < this.#options.minGain * this.#collected) {
             this.#stale += 1;
-            return false;
+            return { hit: false, novel: gain > 0 };
         }
         this.#stale = 0;
         this.#sources += 1;
         this.#collected += gain;
-        return true;
+        return { hit: true, novel: true };
     }
 
     #coverage(): number {

@@ -7,15 +7,16 @@
 import { clusterKey } from '../frontier/cluster-key.js';
 import { DEFAULT_DELTA } from '../stat/index.js';
 import { hostOf } from '../url/index.js';
-import { AdaptiveStop, MIN_RELEVANCE, type AdaptiveOptions, type AdaptiveStopJSON, type StopReason } from './adaptive.js';
+import { AdaptiveStop, type AdaptiveOptions, type AdaptiveStopJSON, type StopReason } from './adaptive.js';
 import { FacetStats, Facets, type FacetStatsJSON } from './facets.js';
 import { isDatedLeaf, isFurniture } from './furniture.js';
 import { Harvest, subtree, type HarvestJSON } from './harvest.js';
 import { HUB_FACTOR, isBlind, linkFeatures, linkScore, SEED_SCORE, type LinkSignal } from './link-score.js';
+import { Locality, localityKeys, type LocalityJSON } from './locality.js';
 import { LinkModel, type LinkModelJSON } from './model.js';
 import { Query } from './query.js';
 import { hasForeignLanguageSegment, isEnglishHomeShape, locator, section } from './url-shape.js';
-import { TermWeights, type TermWeightsJSON } from './weights.js';
+import { RESCORE_DELTA, TermWeights, type TermWeightsJSON } from './weights.js';
 
 /** Options of a {@link Focus}. */
 export interface FocusOptions {
@@ -63,7 +64,10 @@ export interface PageVerdict {
     hit: boolean;
     /** Why to stop the crawl now, or null. */
     stop: StopReason | null;
-    /** Term weights, link model weights or the language-portal state changed: re-score the queue with {@link Focus.score}. */
+    /**
+     * Term weights, link model weights, a neighbourhood's yield or the language-portal
+     * state changed: re-score the queue with {@link Focus.score}.
+     */
     rescore: boolean;
     /** The page links more than it says: pass this as `parent.isHub` when scoring its links. */
     isHub: boolean;
@@ -119,6 +123,7 @@ export interface FocusState {
     facets: FacetStatsJSON;
     termWeights: TermWeightsJSON;
     model: LinkModelJSON;
+    locality: LocalityJSON;
     subtrees: HarvestJSON;
     clusters: HarvestJSON;
     adaptive: AdaptiveStopJSON;
@@ -150,6 +155,7 @@ export class Focus {
     #facets: FacetStats;
     #termWeights: TermWeights;
     #model: LinkModel;
+    #locality = new Locality();
     #subtrees: Harvest;
     #clusters: Harvest;
     #adaptive: AdaptiveStop;
@@ -191,15 +197,23 @@ export class Focus {
         this.#pagesObserved += 1;
 
         const learnable = via !== null && via.fixed === undefined;
-        const modelChanged = learnable && this.#model.learn(linkFeatures(via, this.#termWeights), relevance >= MIN_RELEVANCE);
+        // The link's features as they were when it was queued: the page itself is not yet part of its locality.
+        const features = learnable ? linkFeatures(via, this.#termWeights, this.#locality) : null;
+        const { hit, novel, stop } = this.#adaptive.observe({ relevance, markdown: page.markdown, blind: learnable && isBlind(via) });
+        // The model learns which links lead to productive pages: relevant, and not a repeat of what was read
+        // ([I] pagesift's target is relevance ≥ MIN_RELEVANCE; on acl2020 that rewarded links into filter
+        // listings that repeat paper cards already read, and the parent weight rose until they filled the budget).
+        const modelChanged = features !== null && this.#model.learn(features, novel);
         const weightsMoved = this.#termWeights.weightsMoved();
         const portalClosed = this.#noteEnglishHome(page);
+        const localityMoved = this.#locality.observe(localityKeys(page.url), novel, RESCORE_DELTA);
+        const rescore = modelChanged || weightsMoved || portalClosed || localityMoved;
+        if (rescore) this.#locality.markRescored();
 
-        const { hit, stop } = this.#adaptive.observe({ relevance, markdown: page.markdown, blind: learnable && isBlind(via) });
         if (hit) this.#hits += 1;
         this.#subtrees.observe(subtree(this.#seedHost, page.url), hit);
         this.#clusters.observe(clusterKey(page.url), hit);
-        return { relevance, hit, stop, rescore: modelChanged || weightsMoved || portalClosed, isHub: isHub(page.linkCount, page.proseWords) };
+        return { relevance, hit, stop, rescore, isHub: isHub(page.linkCount, page.proseWords) };
     }
 
     /** Relevance of a page under the current site statistics, without recording it (e.g. to re-rank delivered pages). */
@@ -226,6 +240,7 @@ export class Focus {
             section: kind,
             languagePortal: english && isEnglishHomeShape(link.url),
             depth: link.depth,
+            locality: localityKeys(link.url),
         };
         return { score: this.score(signal), signal };
     }
@@ -244,13 +259,19 @@ export class Focus {
             section: null,
             languagePortal: false,
             depth: 0,
+            locality: null,
             fixed: SEED_SCORE,
         };
     }
 
-    /** The score of a stored signal under the current term weights, model weights and portal state. */
+    /** The score of a stored signal under the current term weights, model weights, locality and portal state. */
     score(signal: LinkSignal): number {
-        return linkScore(signal, { terms: this.#termWeights, model: this.#model.weights, englishHomeOpen: !this.#englishHomeFound });
+        return linkScore(signal, {
+            terms: this.#termWeights,
+            model: this.#model.weights,
+            englishHomeOpen: !this.#englishHomeFound,
+            locality: this.#locality,
+        });
     }
 
     /** The subtree of `url` has proven dry: even optimistically it yields less than the rest of the crawl. */
@@ -268,7 +289,7 @@ export class Focus {
         return this.#termWeights.weights;
     }
 
-    /** Link model weights in use (anchor, url, context, parent, phrase). */
+    /** Link model weights in use, in `LINK_FEATURES` order (anchor, url, context, parent, phrase, locality). */
     get linkWeights(): readonly number[] {
         return this.#model.weights;
     }
@@ -300,6 +321,7 @@ export class Focus {
             facets: this.#facets.toJSON(),
             termWeights: this.#termWeights.toJSON(),
             model: this.#model.toJSON(),
+            locality: this.#locality.toJSON(),
             subtrees: this.#subtrees.toJSON(),
             clusters: this.#clusters.toJSON(),
             adaptive: this.#adaptive.toJSON(),
@@ -317,6 +339,7 @@ export class Focus {
         focus.#facets = FacetStats.fromJSON(state.facets);
         focus.#termWeights = TermWeights.fromJSON(state.termWeights);
         focus.#model = LinkModel.fromJSON(state.model);
+        focus.#locality = Locality.fromJSON(state.locality);
         focus.#subtrees = Harvest.fromJSON(state.subtrees);
         focus.#clusters = Harvest.fromJSON(state.clusters);
         focus.#adaptive = AdaptiveStop.fromJSON(state.adaptive, focus.query);

@@ -9,3 +9,4 @@ export * from './link-score.js';
 export * from './harvest.js';
 export * from './adaptive.js';
 export * from './focus.js';
+export * from './locality.js';

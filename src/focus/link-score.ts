@@ -5,13 +5,15 @@
  *
  *   base  = w_anchor·cov(anchor) + w_url·cov(URL words) + w_context·cov(context)
  *         + w_parent·parentRelevance + w_phrase·[anchor has ≥ 2 query terms]
+ *         + w_locality·locality(template, directory)
  *   score = floors(factors(base)) · DEPTH_DECAY^depth
  *
- * The w are the link model's weights in use (prior: 2.0, 1.5, 1.0, 0.5, 0.5). Everything the score
+ * The w are the link model's weights in use (prior: 2.0, 1.5, 1.0, 0.5, 0.5, 1.0). Everything the score
  * needs is kept in a plain-JSON {@link LinkSignal}, so a whole queue can be re-scored when the term
  * or model weights move, without re-reading pages.
  */
 import { DATED_FACTOR, FURNITURE_FACTOR } from './furniture.js';
+import type { Locality, LocalityKeys } from './locality.js';
 import type { SectionKind } from './url-shape.js';
 import type { TermWeights } from './weights.js';
 
@@ -52,6 +54,8 @@ export interface LinkSignal {
     languagePortal: boolean;
     /** Depth of the link target (seed = 0). */
     depth: number;
+    /** Template and directory of the target, for the sibling-locality feature; null when not scored by features. */
+    locality: LocalityKeys | null;
     /** A directly given score (seeds): no features, never used for learning. */
     fixed?: number;
 }
@@ -64,6 +68,11 @@ export interface LinkScoreWeights {
     model: readonly number[];
     /** The English home has not been found yet, so the language-portal floor still applies. */
     englishHomeOpen: boolean;
+    /**
+     * Yield of URL templates and directories so far.
+     * @default none (the locality feature is 0)
+     */
+    locality?: Locality;
 }
 
 /** True when the signal carries no sign of the query in anchor, URL words or context. */
@@ -71,14 +80,15 @@ export function isBlind(signal: LinkSignal): boolean {
     return signal.fixed === undefined && (signal.anchorTerms | signal.urlTerms | signal.contextTerms) === 0;
 }
 
-/** The model features of a link: coverage of anchor, URL words and context, parent relevance, phrase indicator. */
-export function linkFeatures(signal: LinkSignal, terms: TermWeights): number[] {
+/** The model features of a link: coverage of anchor, URL words and context, parent relevance, phrase indicator, locality. */
+export function linkFeatures(signal: LinkSignal, terms: TermWeights, locality?: Locality): number[] {
     return [
         terms.coverage(signal.anchorTerms),
         terms.coverage(signal.urlTerms),
         terms.coverage(signal.contextTerms),
         signal.parentRelevance,
         signal.phrase ? 1 : 0,
+        signal.locality && locality ? locality.estimate(signal.locality) : 0,
     ];
 }
 
@@ -89,8 +99,9 @@ export function linkFeatures(signal: LinkSignal, terms: TermWeights): number[] {
  */
 export function linkScore(signal: LinkSignal, weights: LinkScoreWeights): number {
     if (signal.fixed !== undefined) return signal.fixed;
-    const features = linkFeatures(signal, weights.terms);
-    let score = features.reduce((sum, x, i) => sum + x * (weights.model[i] ?? 0), 0);
+    const features = linkFeatures(signal, weights.terms, weights.locality);
+    // A neighbourhood that did not pay off may pull the sum below zero; scores stay non-negative.
+    let score = Math.max(0, features.reduce((sum, x, i) => sum + x * (weights.model[i] ?? 0), 0));
     const factor = Math.min(
         signal.furniture ? FURNITURE_FACTOR : 1,
         signal.dated ? DATED_FACTOR : 1,

@@ -1,7 +1,7 @@
 /**
- * Online link model: Bayesian logistic regression of "the page behind this link is relevant" on the
- * five link features, so the weights of anchor, URL words, context, parent relevance and phrase
- * adapt to the site (on some sites URLs say everything, on others only anchors do).
+ * Online link model: Bayesian logistic regression of "the page behind this link is productive" on the
+ * six link features, so the weights of anchor, URL words, context, parent relevance, phrase and
+ * sibling locality adapt to the site (on some sites URLs say everything, on others only anchors do).
  *
  * Diagonal-Gaussian Laplace approximation (Chapelle & Li, "An empirical evaluation of Thompson
  * sampling", NIPS 2011, Algorithm 3) with batches of one sample, no re-fit over old samples. The
@@ -11,12 +11,16 @@
 import { DEFAULT_DELTA, oneSidedZ } from '../stat/index.js';
 
 /** The link features, in the order of {@link PRIOR_WEIGHTS}. */
-export const LINK_FEATURES = ['anchor', 'url', 'context', 'parent', 'phrase'] as const;
+export const LINK_FEATURES = ['anchor', 'url', 'context', 'parent', 'phrase', 'locality'] as const;
 /** Link feature names. */
 export type LinkFeature = (typeof LINK_FEATURES)[number];
 
-/** Prior means of the feature weights: pagesift "prior pack v0", the fixed weights of version 0.81. */
-export const PRIOR_WEIGHTS: readonly number[] = Object.freeze([2.0, 1.5, 1.0, 0.5, 0.5]);
+/**
+ * Prior means of the feature weights: pagesift "prior pack v0", the fixed weights of version 0.81,
+ * for the first five; [I] 1.0 for locality (centred in (−½, ½): a neighbourhood that always paid off
+ * is worth about one more anchor term of a two-term query).
+ */
+export const PRIOR_WEIGHTS: readonly number[] = Object.freeze([2.0, 1.5, 1.0, 0.5, 0.5, 1.0]);
 /** Prior precision of every coordinate: Fisher information of one observation at p = ½, x = 1, the weakest single observation (pagesift model.rs). */
 export const PRIOR_PRECISION = 0.25;
 /** Bisection steps of the one-sample MAP solve; the root lies in an interval of width 1, so 2⁻⁵⁰ is exact in doubles. */
@@ -28,7 +32,7 @@ const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 export interface LinkModelJSON {
     delta: number;
     samples: number;
-    /** Posterior means: the five feature weights, then the intercept. */
+    /** Posterior means: the feature weights, then the intercept. */
     mean: number[];
     /** Posterior precisions, same order as `mean`. */
     precision: number[];
@@ -116,7 +120,7 @@ export class LinkModel {
      * Posterior update for one sample: the exact MAP of prior × likelihood, then precision += p(1−p)x².
      *
      * The MAP moves the mean along x/q by a step c solving c = y − σ(m·x + c·Σx²/q). We solve this
-     * one-dimensional equation instead of taking a single Newton step per coordinate: with five
+     * one-dimensional equation instead of taking a single Newton step per coordinate: with six
      * features the coordinate steps add up, and after a confident wrong prediction (p ≈ 1, where
      * p(1−p) ≈ 0) one Newton step moves every weight by ≈ 1/q = 4, past the gate, so a single
      * broken link (a 404 behind a perfect anchor) would zero the anchor weight.

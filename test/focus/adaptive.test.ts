@@ -40,6 +40,17 @@ function observeAll(stop: AdaptiveStop, pages: AdaptivePage[]) {
 }
 
 describe('AdaptiveStop', () => {
+    it('calls a page novel when it is relevant and not a repeat of paragraphs read before, at any harvest size', () => {
+        const stop = new AdaptiveStop(query);
+        const listing = paragraphsAbout('housing', 20, 'card'); // 180 words: the minGain bar is 9
+        expect(stop.observe(relevant(listing)).novel).toBe(true);
+        expect(stop.observe(relevant(listing)).novel).toBe(false); // the same cards again, e.g. a filtered view of the list
+        const small = stop.observe(relevant('One new sentence on student housing.'));
+        expect(small).toMatchObject({ hit: false, novel: true }); // below minGain of the harvest, yet new
+        expect(stop.observe({ relevance: (MIN_RELEVANCE + EVIDENCE_RELEVANCE) / 2, markdown: listing, blind: false }).novel).toBe(true); // neutral band: not compared
+        expect(stop.observe(linkedJunk).novel).toBe(false);
+    });
+
     it('defaults to patience 5, minGain 0.05, evidencePerTerm 3, coverageThreshold 0.8', () => {
         expect(DEFAULT_ADAPTIVE_OPTIONS).toEqual({ patience: 5, minGain: 0.05, evidencePerTerm: 3, coverageThreshold: 0.8 });
     });
@@ -71,7 +82,7 @@ describe('AdaptiveStop', () => {
         const neutral: AdaptivePage = { relevance: (MIN_RELEVANCE + EVIDENCE_RELEVANCE) / 2, markdown: paragraphsAbout('student housing', 5, 'n'), blind: true };
         const stop = new AdaptiveStop(query);
         observeAll(stop, Array(9).fill(blindJunk));
-        expect(stop.observe(neutral)).toEqual({ hit: false, stop: null });
+        expect(stop.observe(neutral)).toEqual({ hit: false, novel: true, stop: null });
         expect(observeAll(stop, Array(9).fill(blindJunk)).every((v) => v.stop === null)).toBe(true);
         expect(stop.summary().termEvidence).toEqual([0, 0]);
 
@@ -115,12 +126,12 @@ describe('AdaptiveStop', () => {
     it('saturates after patience pages without new content and keeps reporting it', () => {
         const page = relevant(paragraphsAbout('student', 4, 'x'));
         const stop = new AdaptiveStop(query, { patience: 4 });
-        expect(stop.observe(page)).toEqual({ hit: true, stop: null });
+        expect(stop.observe(page)).toEqual({ hit: true, novel: true, stop: null });
         const repeats = observeAll(stop, Array(4).fill(page));
         expect(repeats.map((v) => v.stop)).toEqual([null, null, null, 'saturated']);
         expect(repeats.every((v) => !v.hit)).toBe(true);
         // Later pages are still accounted (hit is reported) but the stop reason stays.
-        expect(stop.observe(relevant(paragraphsAbout('housing', 3, 'late')))).toEqual({ hit: true, stop: 'saturated' });
+        expect(stop.observe(relevant(paragraphsAbout('housing', 3, 'late')))).toEqual({ hit: true, novel: true, stop: 'saturated' });
         expect(stop.observe(blindJunk).stop).toBe('saturated');
     });
 
@@ -128,7 +139,7 @@ describe('AdaptiveStop', () => {
         const stop = new AdaptiveStop(query);
         stop.observe(relevant(paragraphsAbout('student', 2, 'a')));
         observeAll(stop, Array(4).fill(linkedJunk));
-        expect(stop.observe(relevant(paragraphsAbout('housing', 2, 'b')))).toEqual({ hit: true, stop: null });
+        expect(stop.observe(relevant(paragraphsAbout('housing', 2, 'b')))).toEqual({ hit: true, novel: true, stop: null });
         expect(observeAll(stop, Array(4).fill(linkedJunk)).every((v) => v.stop === null)).toBe(true);
     });
 
@@ -137,7 +148,7 @@ describe('AdaptiveStop', () => {
         // 100 words collected.
         const hundredWords = Array.from({ length: 10 }, (_, i) => `student w${i} a b c d e f g h`).join('\n\n');
         expect(stop.observe(relevant(hundredWords)).hit).toBe(true);
-        expect(stop.observe(relevant('housing one two three'))).toEqual({ hit: false, stop: null }); // 4 < 5
+        expect(stop.observe(relevant('housing one two three'))).toEqual({ hit: false, novel: true, stop: null }); // 4 < 5
         expect(stop.summary()).toMatchObject({ sources: 1, termEvidence: [10, 1] });
         expect(stop.observe(relevant('housing one two three four')).hit).toBe(true); // 5 ≥ 5
         expect(stop.summary().sources).toBe(2);
@@ -159,7 +170,7 @@ describe('AdaptiveStop', () => {
         const stop = new AdaptiveStop(query);
         expect(stop.observe(relevant(`${nav}\n\n${footer}\n\nStudent halls open in September.`)).hit).toBe(true);
         expect(stop.observe(relevant(`Home | Student life |\nHousing | Contact\n  \n${footer}\n\nFamily housing has a waiting list.`)).hit).toBe(true);
-        expect(stop.observe(relevant(`  ${nav}  \r\n\r\n${footer.replace(' ', '\n')}`))).toEqual({ hit: false, stop: null });
+        expect(stop.observe(relevant(`  ${nav}  \r\n\r\n${footer.replace(' ', '\n')}`))).toEqual({ hit: false, novel: false, stop: null });
         // nav once + halls paragraph; nav once + family paragraph.
         expect(stop.summary().termEvidence).toEqual([2, 2]);
     });

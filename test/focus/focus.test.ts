@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Focus, isHub, type FocusPage } from '../../src/focus/focus.js';
+import { EVIDENCE_RELEVANCE } from '../../src/focus/adaptive.js';
 import { DEPTH_DECAY, HUB_FACTOR, LANGUAGE_PORTAL_SCORE, SEED_SCORE, type LinkSignal } from '../../src/focus/link-score.js';
 import { PRIOR_WEIGHTS } from '../../src/focus/model.js';
 import { Query } from '../../src/focus/query.js';
@@ -35,10 +36,12 @@ describe('Focus', () => {
         expect(focus.linkWeights[0]).toBeLessThan(PRIOR_WEIGHTS[0]!);
     });
 
-    it('reports rescore when the term weights move', () => {
+    it('reports rescore when the term weights or the yield of a directory move', () => {
         const focus = new Focus('student housing', { seedUrls: [SEED] });
         const verdicts = [0, 1, 2].map((i) => focus.observePage(pageAt(`${SEED}p${i}`, 'Every student reads this.'), null));
-        expect(verdicts.map((v) => v.rescore)).toEqual([false, false, true]);
+        // p0: the first productive page of the directory moves its yield by 1/6; p1 moves it by less than 0.1
+        // since; p2: "student" is on every page, so its weight drops below "housing".
+        expect(verdicts.map((v) => v.rescore)).toEqual([true, false, true]);
         expect(focus.termWeights[0]).toBeLessThan(focus.termWeights[1]!);
     });
 
@@ -51,6 +54,29 @@ describe('Focus', () => {
             Array.from({ length: 10 }, (_, i) => focus.observePage(pageAt(`${SEED}x${i}`, 'Parking permits and fines.'), via).stop);
         expect(stops(blind, blindLink).at(-1)).toBe('no_relevant_pages');
         expect(stops(hinted, hintLink).every((stop) => stop === null)).toBe(true);
+    });
+
+    it('learns where links pay off: filter listings that repeat what was read sink below new papers beside them', () => {
+        const site = 'https://conf.org/';
+        const focus = new Focus('summarization', { seedUrls: [`${site}index.html`] });
+        const cards = Array.from({ length: 12 }, (_, i) => `##### Paper ${i} on summarization\n\nAuthor ${i}, Author ${i + 1}`).join('\n\n');
+        focus.observePage(pageAt(`${site}papers.html`, cards, 'Papers'), null);
+        const from = { url: `${site}paper_main.0.html`, relevance: 0.9, isHub: false };
+        const link = (url: string, anchor: string) => focus.scoreLink({ url, anchor, context: '', depth: 2 }, from);
+        const before = link(`${site}paper_main.99.html`, 'Paper 99').score;
+        expect(link(`${site}papers.html?filter=authors&search=Z`, 'Author Z').score).toBe(before); // no evidence yet
+        for (let i = 1; i <= 5; i++) {
+            const listing = `${site}papers.html?filter=authors&search=A${i}`;
+            const repeat = focus.observePage(pageAt(listing, cards, 'Papers'), link(listing, `Author ${i}`).signal);
+            expect(repeat.relevance).toBeGreaterThan(EVIDENCE_RELEVANCE); // relevant by its text, but nothing new
+            const paper = `${site}paper_main.${i}.html`;
+            focus.observePage(pageAt(paper, `# Paper ${i}\n\nAbstract ${i}: a new method for summarization of long documents.`, `Paper ${i}`), link(paper, `Paper ${i}`).signal);
+        }
+        const paper = link(`${site}paper_main.99.html`, 'Paper 99').score;
+        const listing = link(`${site}papers.html?filter=authors&search=Z`, 'Author Z').score;
+        expect(paper).toBeGreaterThan(before);
+        expect(listing).toBeLessThan(before);
+        expect(paper).toBeGreaterThan(listing + 0.3);
     });
 
     it('marks hubs and halves their relevance in the signals of their links', () => {
@@ -79,8 +105,8 @@ describe('Focus', () => {
         const portal = focus.scoreLink({ url: 'https://www.u.cn/en/', anchor: 'English', context: '', depth: 1 }, { ...parent, url: 'https://www.u.cn/' });
         expect(portal.signal.languagePortal).toBe(true);
         expect(portal.score).toBeCloseTo(LANGUAGE_PORTAL_SCORE * DEPTH_DECAY, 12);
-        const native = focus.observePage({ ...pageAt('https://www.u.cn/en/', '欢迎'), lang: 'zh-CN' }, portal.signal);
-        expect(native.rescore).toBe(false); // the link landed on the Chinese home: keep looking
+        focus.observePage({ ...pageAt('https://www.u.cn/en/', '欢迎'), lang: 'zh-CN' }, portal.signal);
+        // The link landed on the Chinese home: keep looking.
         expect(focus.score(portal.signal)).toBeCloseTo(LANGUAGE_PORTAL_SCORE * DEPTH_DECAY, 12);
         const verdict = focus.observePage({ ...pageAt('https://www.u.cn/en/', 'Welcome to the university.'), lang: 'en' }, portal.signal);
         expect(verdict.rescore).toBe(true);

@@ -5,12 +5,13 @@ import {
     DEPTH_DECAY, FOREIGN_FACTOR, isBlind, LANGUAGE_PORTAL_SCORE, linkScore, SECTION_SCORE,
     type LinkScoreWeights, type LinkSignal,
 } from '../../src/focus/link-score.js';
+import { Locality, localityKeys } from '../../src/focus/locality.js';
 import { PRIOR_WEIGHTS } from '../../src/focus/model.js';
 import { TermWeights } from '../../src/focus/weights.js';
 
 const plain: LinkSignal = {
     anchorTerms: 0, urlTerms: 0, contextTerms: 0, parentRelevance: 0, phrase: false,
-    furniture: false, dated: false, foreign: false, section: null, languagePortal: false, depth: 0,
+    furniture: false, dated: false, foreign: false, section: null, languagePortal: false, depth: 0, locality: null,
 };
 const start = (terms = 2, englishHomeOpen = true): LinkScoreWeights => ({ terms: new TermWeights(terms), model: PRIOR_WEIGHTS, englishHomeOpen });
 
@@ -49,6 +50,20 @@ describe('linkScore', () => {
         expect(linkScore(strong, start())).toBe(2); // a floor never lowers a score
     });
 
+    it('adds the locality weight times the yield of the target\'s neighbourhood, and never goes below zero', () => {
+        const locality = new Locality();
+        for (const name of ['deadlines', 'checklist', 'faq']) locality.observe(localityKeys(`http://e.edu/admissions/${name}.html`), true, 0.1);
+        for (const name of ['faculty', 'lecturer', 'postdoc']) locality.observe(localityKeys(`http://e.edu/jobs/${name}.html`), false, 0.1);
+        const weights = { ...start(), locality };
+        const at = (path: string) => ({ ...plain, parentRelevance: 0.2, locality: localityKeys(`http://e.edu${path}`) });
+        const unknown = linkScore(at('/research/ai.html'), weights);
+        expect(unknown).toBeCloseTo(0.5 * 0.2, 12); // nothing fetched there: the fixed formula
+        const sibling = linkScore(at('/admissions/visiting.html'), weights);
+        expect(sibling).toBeCloseTo(unknown + PRIOR_WEIGHTS[5]! * locality.estimate(localityKeys('http://e.edu/admissions/visiting.html')), 12);
+        expect(sibling).toBeGreaterThan(unknown + 0.2);
+        expect(linkScore(at('/jobs/staff.html'), weights)).toBe(0); // 0.1 − 0.3: clamped
+    });
+
     it('returns a fixed score as given, at any depth', () => {
         expect(linkScore({ ...plain, fixed: 7, depth: 5, furniture: true }, start())).toBe(7);
     });
@@ -59,6 +74,7 @@ describe('linkScore', () => {
             parentRelevance: fc.double({ min: 0, max: 1, noNaN: true }), phrase: fc.boolean(), furniture: fc.boolean(), dated: fc.boolean(),
             foreign: fc.boolean(), section: fc.constantFrom(null, 'section' as const, 'subsite' as const), languagePortal: fc.boolean(),
             depth: fc.integer({ min: 0, max: 30 }),
+            locality: fc.constant(null),
         });
         fc.assert(
             fc.property(signal, (s) => {
