@@ -113,6 +113,18 @@ export class TrapLearner implements DemotionSource {
         return seen;
     }
 
+    /**
+     * Counts the page last observed at `url`, classified `new`, as repeated content after all: the caller found it
+     * to be a near-duplicate of an earlier page, which an exact fingerprint cannot see.
+     */
+    markRepeated(url: string): void {
+        const key = shapeKey(url);
+        const stats = this.templates.get(key);
+        if (!stats || stats.repeated >= stats.fetched) return;
+        stats.repeated += 1;
+        this.updateDemotion(key, stats);
+    }
+
     isDemoted(shapeKey: string): boolean {
         return this.demoted.has(shapeKey);
     }
