@@ -10,7 +10,7 @@ export type {
 } from './request-manager.js';
 export { FocusedCrawl, pageFocus, retryAfterMillis } from './focused-crawl.js';
 export type { FocusProgress, FocusedCrawlOptions, PageFocus } from './focused-crawl.js';
-export { createFocusedCrawler } from './create-focused-crawler.js';
+export { createFocusedCrawler, crawlerAcceptsRequestManager } from './create-focused-crawler.js';
 export type { BrowserOptions, CrawlMode, CreateFocusedCrawlerOptions, FocusedCrawler } from './create-focused-crawler.js';
 export { CHROMIUM_ARGS, DEBIAN_CHROMIUM, chromiumExecutable, settleRenderedPage } from './browser.js';
 export { buildReport, formatReport } from './report.js';

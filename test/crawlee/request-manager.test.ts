@@ -1,0 +1,161 @@
+import { BasicCrawler, Request } from 'crawlee';
+import { describe, expect, it } from 'vitest';
+
+import { Focus, FocusedRequestManager, crawlerAcceptsRequestManager } from '../../src/index.js';
+
+const SEED = 'https://www.e.edu/';
+
+function focusedManager(options: ConstructorParameters<typeof FocusedRequestManager>[0] = {}) {
+    return new FocusedRequestManager({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), ...options });
+}
+
+async function drain(manager: FocusedRequestManager): Promise<string[]> {
+    const urls: string[] = [];
+    for (let r = await manager.fetchNextRequest(); r; r = await manager.fetchNextRequest()) {
+        urls.push(r.url);
+        await manager.markRequestHandled(r);
+    }
+    return urls;
+}
+
+const parent = { url: SEED, depth: 0, relevance: 0.2, isHub: false };
+
+describe('FocusedRequestManager', () => {
+    it('cleans, filters, scopes and deduplicates every URL, counting skips by reason', async () => {
+        const manager = focusedManager();
+        await manager.addRequestsBatched([SEED]);
+        manager.offerLinks(
+            [
+                { url: 'https://www.e.edu/visa?utm_source=x', anchor: 'Visa' },
+                { url: 'https://www.e.edu/visa#top', anchor: 'Visa again' }, // same page once cleaned
+                { url: 'https://www.e.edu/campus.jpg', anchor: 'Photo' },
+                { url: 'mailto:office@e.edu', anchor: 'Mail us' },
+                { url: 'https://elsewhere.org/visa', anchor: 'Visa elsewhere' },
+                { url: 'https://apply.e.edu/scholarship', anchor: 'Scholarships' }, // subdomain: in scope
+            ],
+            parent,
+        );
+        expect(manager.skippedCounts()).toMatchObject({ 'duplicate-url': 1, 'binary-extension': 1, 'unsupported-scheme': 1, 'out-of-scope': 1 });
+        expect(manager.skippedLinks('out-of-scope')).toEqual(['https://elsewhere.org/visa']);
+        const fetched = await drain(manager);
+        expect(fetched[0]).toBe(SEED); // seeds carry a fixed, top score
+        expect(new Set(fetched)).toEqual(new Set([SEED, 'https://www.e.edu/visa', 'https://apply.e.edu/scholarship']));
+    });
+
+    it('takes the best link first, whatever the order of discovery', async () => {
+        const manager = focusedManager();
+        await manager.addRequestsBatched([SEED]);
+        const seed = await manager.fetchNextRequest();
+        await manager.markRequestHandled(seed!);
+        manager.offerLinks(
+            [
+                { url: 'https://www.e.edu/library', anchor: 'Library' },
+                { url: 'https://www.e.edu/sports', anchor: 'Sports' },
+                { url: 'https://www.e.edu/international/visa-and-scholarship', anchor: 'Visa and scholarship help' },
+            ],
+            parent,
+        );
+        expect((await manager.fetchNextRequest())!.url).toBe('https://www.e.edu/international/visa-and-scholarship');
+    });
+
+    it('enforces maxPages when a request is taken, keeps the frontier within the room left and evicts the worst', async () => {
+        const manager = focusedManager({ maxPages: 3 });
+        await manager.addRequestsBatched([SEED]);
+        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        manager.offerLinks(
+            Array.from({ length: 10 }, (_, i) => ({ url: `https://www.e.edu/page-${i}`, anchor: `Page ${i}` })).concat([
+                { url: 'https://www.e.edu/visa', anchor: 'Visa' },
+            ]),
+            parent,
+        );
+        expect(manager.frontierSize()).toBe(2); // room = 3 − 1 taken
+        expect(manager.skippedCounts().evicted ?? 0).toBeGreaterThan(0);
+        const rest = await drain(manager);
+        expect(rest).toHaveLength(2);
+        expect(rest[0]).toBe('https://www.e.edu/visa');
+        expect(manager.pagesScheduled).toBe(3);
+        expect(await manager.isFinished()).toBe(true);
+        expect(manager.finishReason).toBe('limit_reached');
+    });
+
+    it('follows Crawlee semantics for in-flight and reclaimed requests', async () => {
+        const manager = focusedManager({ maxPages: 2 });
+        await manager.addRequestsBatched([SEED, 'https://www.e.edu/visa']);
+        const first = (await manager.fetchNextRequest())!;
+        expect(first).toBeInstanceOf(Request);
+        expect(first.id).toBeTruthy();
+        const second = (await manager.fetchNextRequest())!;
+        expect(await manager.isEmpty()).toBe(true);
+        expect(await manager.isFinished()).toBe(false); // requests in flight
+        first.retryCount += 1;
+        await manager.reclaimRequest(first, { forefront: true });
+        expect(await manager.isEmpty()).toBe(false); // a retry does not count against maxPages again
+        const retried = (await manager.fetchNextRequest())!;
+        expect(retried.url).toBe(first.url);
+        expect(retried.retryCount).toBe(1);
+        await manager.markRequestHandled(retried);
+        await manager.markRequestHandled(second);
+        expect(await manager.handledCount()).toBe(2);
+        expect(await manager.isFinished()).toBe(true);
+        expect(manager.pagesScheduled).toBe(2);
+    });
+
+    it('keeps at most maxRequestsPerHost requests in flight per host, and serves other hosts meanwhile', async () => {
+        const manager = new FocusedRequestManager({ maxRequestsPerHost: 1, allowedHosts: ['a.test', 'b.test'] });
+        await manager.addRequestsBatched(['http://a.test/1', 'http://a.test/2', 'http://b.test/1']);
+        const taken = [(await manager.fetchNextRequest())!, (await manager.fetchNextRequest())!];
+        expect(new Set(taken.map((r) => new URL(r.url).host))).toEqual(new Set(['a.test', 'b.test']));
+        expect(await manager.fetchNextRequest()).toBeNull(); // a.test is busy
+        expect(await manager.isEmpty()).toBe(true);
+        expect(await manager.isFinished()).toBe(false);
+        await manager.markRequestHandled(taken.find((r) => r.url.includes('a.test'))!);
+        expect((await manager.fetchNextRequest())!.url).toMatch(/^http:\/\/a\.test\//);
+    });
+
+    it('backs off one host after Retry-After, not the others', async () => {
+        const manager = new FocusedRequestManager({ allowedHosts: ['a.test', 'b.test'] });
+        await manager.addRequestsBatched(['http://a.test/1', 'http://b.test/1']);
+        manager.backOffHost('http://a.test/1', Date.now() + 60_000);
+        expect((await manager.fetchNextRequest())!.url).toBe('http://b.test/1');
+        expect(await manager.fetchNextRequest()).toBeNull();
+        expect(await manager.isFinished()).toBe(false);
+    });
+
+    it('stops handing out pages after stop(), and reports why the frontier ended', async () => {
+        const manager = focusedManager();
+        await manager.addRequestsBatched([SEED, 'https://www.e.edu/visa']);
+        manager.stop();
+        expect(await manager.fetchNextRequest()).toBeNull();
+        expect(await manager.isFinished()).toBe(true);
+        expect(manager.finishReason).toBe('cancelled');
+        const empty = focusedManager();
+        expect(empty.finishReason).toBe('exhausted');
+    });
+
+    it('restores from a JSON snapshot: handled pages stay handled, in-flight ones come back as pending', async () => {
+        const manager = focusedManager({ maxPages: 10 });
+        await manager.addRequestsBatched([SEED]);
+        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        manager.offerLinks(['visa', 'scholarship', 'library'].map((w) => ({ url: `https://www.e.edu/${w}`, anchor: w })), parent);
+        const inFlight = (await manager.fetchNextRequest())!;
+        const snapshot = JSON.parse(JSON.stringify(manager.toJSON()));
+        const restored = FocusedRequestManager.fromJSON(snapshot, { focus: manager.focus });
+        expect(restored.pagesScheduled).toBe(2);
+        const rest = await drain(restored);
+        expect(rest[0]).toBe(inFlight.url); // what was in flight is fetched again first
+        expect(new Set(rest)).toEqual(new Set(['visa', 'scholarship', 'library'].map((w) => `https://www.e.edu/${w}`)));
+        expect(rest).not.toContain(SEED);
+        restored.offerLinks([{ url: SEED, anchor: 'Home' }], parent);
+        expect(restored.skippedCounts()['duplicate-url']).toBe(1);
+    });
+
+    it('is passed as requestManager exactly when Crawlee accepts that option', () => {
+        let accepted = true;
+        try {
+            new BasicCrawler({ requestManager: new FocusedRequestManager(), requestHandler: async () => undefined } as never);
+        } catch {
+            accepted = false;
+        }
+        expect(crawlerAcceptsRequestManager()).toBe(accepted);
+    });
+});
