@@ -158,6 +158,11 @@ export class AdaptiveStop {
         return { hit, novel, stop: this.#stopReason };
     }
 
+    /** Mean over terms of min(1, evidence / evidencePerTerm), 0…1. */
+    get coverage(): number {
+        return this.#coverage();
+    }
+
     summary(): AdaptiveSummary {
         return {
             coverage: this.#coverage(),

@@ -65,8 +65,8 @@ export interface PageVerdict {
     /** Why to stop the crawl now, or null. */
     stop: StopReason | null;
     /**
-     * Term weights, link model weights, a neighbourhood's yield or the language-portal
-     * state changed: re-score the queue with {@link Focus.score}.
+     * Term weights, link model weights, a neighbourhood's yield, the query coverage or the
+     * language-portal state changed: re-score the queue with {@link Focus.score}.
      */
     rescore: boolean;
     /** The page links more than it says: pass this as `parent.isHub` when scoring its links. */
@@ -124,6 +124,8 @@ export interface FocusState {
     termWeights: TermWeightsJSON;
     model: LinkModelJSON;
     locality: LocalityJSON;
+    /** Query coverage when the queue was last re-scored (the section floor follows it). */
+    coverageAtRescore: number;
     subtrees: HarvestJSON;
     clusters: HarvestJSON;
     adaptive: AdaptiveStopJSON;
@@ -156,6 +158,7 @@ export class Focus {
     #termWeights: TermWeights;
     #model: LinkModel;
     #locality = new Locality();
+    #coverageAtRescore = 0;
     #subtrees: Harvest;
     #clusters: Harvest;
     #adaptive: AdaptiveStop;
@@ -207,8 +210,13 @@ export class Focus {
         const weightsMoved = this.#termWeights.weightsMoved();
         const portalClosed = this.#noteEnglishHome(page);
         const localityMoved = this.#locality.observe(localityKeys(page.url), novel, RESCORE_DELTA);
-        const rescore = modelChanged || weightsMoved || portalClosed || localityMoved;
-        if (rescore) this.#locality.markRescored();
+        const coverage = this.#adaptive.coverage;
+        const coverageMoved = Math.abs(coverage - this.#coverageAtRescore) > RESCORE_DELTA;
+        const rescore = modelChanged || weightsMoved || portalClosed || localityMoved || coverageMoved;
+        if (rescore) {
+            this.#locality.markRescored();
+            this.#coverageAtRescore = coverage;
+        }
 
         if (hit) this.#hits += 1;
         this.#subtrees.observe(subtree(this.#seedHost, page.url), hit);
@@ -264,13 +272,14 @@ export class Focus {
         };
     }
 
-    /** The score of a stored signal under the current term weights, model weights, locality and portal state. */
+    /** The score of a stored signal under the current term weights, model weights, locality, coverage and portal state. */
     score(signal: LinkSignal): number {
         return linkScore(signal, {
             terms: this.#termWeights,
             model: this.#model.weights,
             englishHomeOpen: !this.#englishHomeFound,
             locality: this.#locality,
+            coverage: this.#coverageAtRescore,
         });
     }
 
@@ -322,6 +331,7 @@ export class Focus {
             termWeights: this.#termWeights.toJSON(),
             model: this.#model.toJSON(),
             locality: this.#locality.toJSON(),
+            coverageAtRescore: this.#coverageAtRescore,
             subtrees: this.#subtrees.toJSON(),
             clusters: this.#clusters.toJSON(),
             adaptive: this.#adaptive.toJSON(),
@@ -340,6 +350,7 @@ export class Focus {
         focus.#termWeights = TermWeights.fromJSON(state.termWeights);
         focus.#model = LinkModel.fromJSON(state.model);
         focus.#locality = Locality.fromJSON(state.locality);
+        focus.#coverageAtRescore = state.coverageAtRescore;
         focus.#subtrees = Harvest.fromJSON(state.subtrees);
         focus.#clusters = Harvest.fromJSON(state.clusters);
         focus.#adaptive = AdaptiveStop.fromJSON(state.adaptive, focus.query);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Focus, isHub, type FocusPage } from '../../src/focus/focus.js';
 import { EVIDENCE_RELEVANCE } from '../../src/focus/adaptive.js';
-import { DEPTH_DECAY, HUB_FACTOR, LANGUAGE_PORTAL_SCORE, SEED_SCORE, type LinkSignal } from '../../src/focus/link-score.js';
+import { DEPTH_DECAY, HUB_FACTOR, LANGUAGE_PORTAL_SCORE, SECTION_SCORE, SEED_SCORE, type LinkSignal } from '../../src/focus/link-score.js';
 import { PRIOR_WEIGHTS } from '../../src/focus/model.js';
 import { Query } from '../../src/focus/query.js';
 
@@ -77,6 +77,17 @@ describe('Focus', () => {
         expect(paper).toBeGreaterThan(before);
         expect(listing).toBeLessThan(before);
         expect(paper).toBeGreaterThan(listing + 0.3);
+    });
+
+    it('lets the section floor yield once relevant pages cover the query', () => {
+        const focus = new Focus('student housing', { seedUrls: [SEED] });
+        const jobs = focus.scoreLink({ url: `${SEED}jobs/`, anchor: 'Jobs', context: '', depth: 1 }, parent).signal;
+        expect(jobs.section).toBe('section');
+        expect(focus.score(jobs)).toBeCloseTo(SECTION_SCORE * DEPTH_DECAY, 12);
+        const verdicts = [0, 1, 2].map((i) => focus.observePage(pageAt(`${SEED}housing/${i}`, `# Student housing ${i}\n\nStudent housing option ${i}.\n\nHousing for every student, hall ${i}.`, `Student housing ${i}`), null));
+        expect(focus.summary().coverage).toBe(1);
+        expect(verdicts.some((v) => v.rescore)).toBe(true);
+        expect(focus.score(jobs)).toBe(0);
     });
 
     it('marks hubs and halves their relevance in the signals of their links', () => {

@@ -64,6 +64,14 @@ describe('linkScore', () => {
         expect(linkScore(at('/jobs/staff.html'), weights)).toBe(0); // 0.1 − 0.3: clamped
     });
 
+    it('shrinks the section floor as the query gets covered, and drops it at full coverage', () => {
+        const section = { ...plain, section: 'section' as const };
+        expect(linkScore(section, { ...start(), coverage: 0 })).toBe(SECTION_SCORE);
+        expect(linkScore(section, { ...start(), coverage: 0.6 })).toBeCloseTo(SECTION_SCORE * 0.4, 12);
+        expect(linkScore(section, { ...start(), coverage: 1 })).toBe(0);
+        expect(linkScore({ ...section, languagePortal: true }, { ...start(), coverage: 1 })).toBe(LANGUAGE_PORTAL_SCORE); // the portal floor stays
+    });
+
     it('returns a fixed score as given, at any depth', () => {
         expect(linkScore({ ...plain, fixed: 7, depth: 5, furniture: true }, start())).toBe(7);
     });
