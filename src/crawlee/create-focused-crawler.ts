@@ -1,10 +1,11 @@
-import { AdaptivePlaywrightCrawler, CheerioCrawler, Configuration, PlaywrightCrawler, ProxyConfiguration } from 'crawlee';
-import type { BasicCrawler, CrawlingContext } from 'crawlee';
+import { AdaptivePlaywrightCrawler, BasicCrawler, CheerioCrawler, Configuration, PlaywrightCrawler, ProxyConfiguration } from 'crawlee';
+import type { CrawlingContext } from 'crawlee';
 
 import { CHROMIUM_ARGS, chromiumExecutable } from './browser.js';
 import { FocusedCrawl } from './focused-crawl.js';
 import type { FocusedCrawlOptions } from './focused-crawl.js';
 import type { FocusReport } from './report.js';
+import { CRAWLEE_FOCUS_USER_AGENT, createTextFetcher } from './robots-cache.js';
 
 /** `browser` = PlaywrightCrawler, `http` = CheerioCrawler, `adaptive` = AdaptivePlaywrightCrawler. */
 export type CrawlMode = 'browser' | 'http' | 'adaptive';
@@ -42,6 +43,8 @@ export interface CreateFocusedCrawlerOptions extends Omit<FocusedCrawlOptions, '
     storageDir?: string;
     /** How often Crawlee emits `persistState` (the plugin also snapshots after every handled page). @default 60_000 */
     persistStateIntervalMillis?: number;
+    /** User-Agent header of every request, in both modes (robots.txt is matched as `crawlee-focus` regardless). @default CRAWLEE_FOCUS_USER_AGENT */
+    userAgent?: string;
     /** Any other Crawlee crawler options, passed through unchanged. @default {} */
     crawlerOptions?: Record<string, unknown>;
 }
@@ -54,6 +57,15 @@ export interface FocusedCrawler {
     run(): Promise<FocusReport>;
 }
 
+/**
+ * Whether this Crawlee validates a `requestManager` option. 3.18 declares it in its types but rejects it at run time
+ * (it is missing from `optionsShape`), so the manager goes in as `requestQueue` until a release accepts it.
+ */
+export function crawlerAcceptsRequestManager(): boolean {
+    const shape = (BasicCrawler as unknown as { optionsShape?: Record<string, unknown> }).optionsShape;
+    return shape !== undefined && 'requestManager' in shape;
+}
+
 /** One call for the common case: a Crawlee crawler of the chosen kind with the focused frontier and page hook. */
 export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions): Promise<FocusedCrawler> {
     const mode = options.mode ?? 'browser';
@@ -64,10 +76,13 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
         ...(options.storageDir ? { storageClientOptions: { localDataDirectory: options.storageDir } } : {}),
         persistStateIntervalMillis: options.persistStateIntervalMillis ?? 60_000,
     });
-    const focus = await FocusedCrawl.open({ ...options, config, identity: mode });
+    const userAgent = options.userAgent ?? CRAWLEE_FOCUS_USER_AGENT;
+    const fetchText = options.fetchText ?? createTextFetcher({ userAgent, proxyUrl: options.proxyUrls?.[0], ignoreHttpsErrors: options.ignoreHttpsErrors });
+    const focus = await FocusedCrawl.open({ ...options, fetchText, config, identity: mode });
     const common = {
-        requestQueue: focus.requestQueue,
+        ...(crawlerAcceptsRequestManager() ? { requestManager: focus.manager } : { requestQueue: focus.requestQueue }),
         requestHandler: focus.handler(options.requestHandler),
+        errorHandler: focus.errorHandler(),
         failedRequestHandler: focus.failedRequestHandler(),
         postNavigationHooks: [focus.retryAfterHook()],
         maxRequestRetries: options.maxRequestRetries ?? 2,
@@ -85,6 +100,7 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
                 args: browserArgs,
                 headless: options.browser?.headless ?? true,
             },
+            userAgent,
         },
         browserPoolOptions: { useFingerprints: false },
         preNavigationHooks: [
@@ -98,8 +114,14 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
     const passThrough = options.crawlerOptions ?? {};
     let crawler: BasicCrawler;
     if (mode === 'http') {
+        const httpHooks = [
+            focus.scopeGuardHook(),
+            async (_context: unknown, gotOptions?: { headers?: Record<string, string> }) => {
+                if (gotOptions) gotOptions.headers = { ...gotOptions.headers, 'user-agent': userAgent };
+            },
+        ];
         crawler = new CheerioCrawler(
-            { ...common, ...(options.ignoreHttpsErrors ? { ignoreSslErrors: true } : {}), ...passThrough } as never,
+            { ...common, preNavigationHooks: httpHooks, ...(options.ignoreHttpsErrors ? { ignoreSslErrors: true } : {}), ...passThrough } as never,
             config,
         ) as unknown as BasicCrawler;
     } else if (mode === 'browser') {

@@ -1,4 +1,4 @@
-import { Configuration, Dataset, KeyValueStore, purgeDefaultStorages } from 'crawlee';
+import { Configuration, Dataset, KeyValueStore, log, purgeDefaultStorages } from 'crawlee';
 import type { CrawlingContext, Dictionary, RequestProvider } from 'crawlee';
 
 import { extractPage } from '../extract/index.js';
@@ -7,6 +7,8 @@ import { Focus, MIN_RELEVANCE } from '../focus/index.js';
 import type { AdaptiveOptions, FocusState, StopReason } from '../focus/index.js';
 import { TrapLearner } from '../frontier/index.js';
 import { textFingerprint } from '../frontier/fingerprint.js';
+import { NearDuplicateIndex, simHash } from '../frontier/near-duplicate.js';
+import type { SimHash } from '../frontier/near-duplicate.js';
 import type { Seen, TrapLearnerJSON } from '../frontier/index.js';
 import type { SkipOptions } from '../url/index.js';
 import { settleRenderedPage } from './browser.js';
@@ -14,6 +16,8 @@ import { buildReport } from './report.js';
 import type { FocusReport } from './report.js';
 import { FocusedRequestManager } from './request-manager.js';
 import type { FocusedRequestManagerState } from './request-manager.js';
+import { RobotsCache } from './robots-cache.js';
+import type { TextFetcher } from './robots-cache.js';
 import { StateStore } from './state-store.js';
 
 /** What the page hook learned about a page; the user's handler reads it with {@link pageFocus}. */
@@ -77,7 +81,28 @@ export interface FocusedCrawlOptions {
     config?: Configuration;
     /** Called after every page. */
     onProgress?: (progress: FocusProgress) => void;
+    /**
+     * Obey each host's robots.txt (Allow/Disallow, Crawl-delay) as the user agent `crawlee-focus`; disallowed links
+     * are counted as skipped `robots-disallowed`.
+     * @default true
+     */
+    respectRobotsTxt?: boolean;
+    /** Queue the URLs of the sitemaps robots.txt names, scored like any link (only while robots.txt is read). @default true */
+    useSitemaps?: boolean;
+    /** Reads robots.txt and sitemap files. @default createTextFetcher() (got-scraping, crawlee-focus User-Agent) */
+    fetchText?: TextFetcher;
+    /** HTML read per page at most, in characters: longer pages are cut there and counted as failure `truncated`. @default MAX_HTML_LENGTH */
+    maxHtmlLength?: number;
 }
+
+/**
+ * HTML read per page by default: 1 MiB characters. Extraction time grows faster than linearly with the page (about
+ * 2 s for 1 MiB, 20 s for 5 MiB here), and a page that long is a data dump rather than an article.
+ */
+export const MAX_HTML_LENGTH = 1024 * 1024;
+
+/** Share of control or replacement characters above which a "text/html" body is taken for binary data. */
+const BINARY_CHARACTER_SHARE = 0.1;
 
 interface FocusedCrawlState {
     identity: string;
@@ -86,6 +111,8 @@ interface FocusedCrawlState {
     focus: FocusState | null;
     delivered: Array<[number, string]>;
     duplicates: Array<[string, string]>;
+    /** SimHash of every delivered page with a long enough text → its URL. */
+    nearDuplicates?: Array<[SimHash, string]>;
     pagesProcessed: number;
     relevantPages: number;
     failures: Array<[string, number]>;
@@ -117,6 +144,8 @@ export class FocusedCrawl {
     private readonly delivered = new Map<number, string>();
     private readonly deliveredUrls = new Set<string>();
     private readonly duplicates = new Map<string, string>();
+    /** SimHashes of delivered pages: a near-identical text is delivered once too. */
+    private readonly nearDuplicates: NearDuplicateIndex;
     private readonly failures = new Map<string, number>();
     private pagesProcessed = 0;
     private relevantPages = 0;
@@ -150,11 +179,20 @@ export class FocusedCrawl {
             maxRequestsPerHost: options.maxRequestsPerHost,
             minDelayPerHostMillis: options.minDelayPerHostMillis,
             skip: options.skip,
+            robots:
+                options.respectRobotsTxt === false
+                    ? null
+                    : new RobotsCache({
+                          fetchText: options.fetchText,
+                          useSitemaps: options.useSitemaps,
+                          onSitemapUrls: (urls, sitemapUrl) => this.queueSitemapUrls(urls, sitemapUrl),
+                      }),
             onRequestHandled: () => this.persist(),
         };
         this.manager = saved
             ? FocusedRequestManager.fromJSON(saved.manager, managerOptions)
             : new FocusedRequestManager(managerOptions);
+        this.nearDuplicates = NearDuplicateIndex.fromJSON(saved?.nearDuplicates ?? []);
         if (saved) {
             for (const [hash, url] of saved.delivered) this.remember(hash, url);
             for (const [url, of] of saved.duplicates) this.duplicates.set(url, of);
@@ -235,30 +273,107 @@ export class FocusedCrawl {
             if (wait === null) return;
             this.manager.backOffHost(context.request.url, Date.now() + wait);
             context.log.info(`crawlee-focus: ${status} from ${new URL(context.request.url).host}; backing off ${Math.round(wait / 1000)} s.`);
+            // A browser would read the error page as the page: fail this attempt so that it is retried after the wait.
+            throw new Error(`crawlee-focus: status code ${status} with Retry-After; retried after ${Math.round(wait / 1000)} s`);
         };
     }
 
     /**
-     * A browser pre-navigation hook: a navigation of the main frame to a host outside the crawl's scope (a redirect,
-     * a script) is aborted before anything is sent. Subresources such as CDN scripts still load.
+     * A pre-navigation hook that keeps every fetch inside the crawl's scope, redirects included, so that no page
+     * outside it is ever requested:
+     * - http mode: each redirect hop is checked before it is followed (got's `beforeRedirect`);
+     * - browser mode: a document's redirect is checked when its response arrives, before Chromium follows it (the
+     *   Fetch domain; Playwright's `page.route` sees only the first URL of a redirect chain), and a script that
+     *   navigates the main frame away is aborted. Subresources such as CDN scripts still load.
+     *
+     * A blocked redirect fails the page without retries (failure `redirect-blocked`) and counts its target as skipped
+     * (`out-of-scope`, or `unsupported-scheme` for `file:` and the like).
      */
     scopeGuardHook() {
-        return async (context: CrawlingContext): Promise<void> => {
+        return async (context: CrawlingContext, gotOptions?: Dictionary): Promise<void> => {
             const page = (context as unknown as { page?: import('playwright').Page }).page;
-            if (!page) return;
-            await page.route(
-                (url) => !this.manager.isInScope(url.href),
-                async (route) => {
-                    const request = route.request();
-                    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
-                        this.manager.reject(request.url(), 'out-of-scope');
-                        await route.abort('blockedbyclient');
-                    } else {
-                        await route.continue();
-                    }
-                },
-            );
+            if (page) await this.guardBrowserPage(context, page);
+            else if (gotOptions) this.guardHttpRedirects(context, gotOptions);
         };
+    }
+
+    private guardHttpRedirects(context: CrawlingContext, gotOptions: Dictionary): void {
+        const hooks = (gotOptions.hooks ??= {}) as { beforeRedirect?: Array<(options: { url?: URL | string }) => void> };
+        hooks.beforeRedirect = [
+            ...(hooks.beforeRedirect ?? []),
+            (options) => {
+                const target = String(options.url ?? '');
+                const reason = this.redirectBlockReason(target);
+                if (reason) throw this.blockRedirect(context, target, reason);
+            },
+        ];
+    }
+
+    private async guardBrowserPage(context: CrawlingContext, page: import('playwright').Page): Promise<void> {
+        await page.route(
+            (url) => !this.manager.isInScope(url.href),
+            async (route) => {
+                const request = route.request();
+                if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+                    this.manager.reject(request.url(), 'out-of-scope');
+                    await route.abort('blockedbyclient');
+                } else {
+                    await route.continue();
+                }
+            },
+        );
+        const cdp = await page.context().newCDPSession(page);
+        cdp.on('Fetch.requestPaused', (event: PausedResponse) => {
+            const location = event.responseHeaders?.find((header) => header.name.toLowerCase() === 'location')?.value;
+            const status = event.responseStatusCode ?? 0;
+            let target: string | null = null;
+            if (status >= 300 && status < 400 && location) {
+                try {
+                    target = new URL(location, event.request.url).href;
+                } catch {
+                    target = location;
+                }
+            }
+            const reason = target === null ? null : this.redirectBlockReason(target);
+            if (reason) {
+                context.log.warning(this.blockRedirect(context, target!, reason).message);
+                void cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' }).catch(() => undefined);
+            } else {
+                void cdp.send('Fetch.continueRequest', { requestId: event.requestId }).catch(() => undefined);
+            }
+        });
+        await cdp.send('Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Response' }] });
+    }
+
+    /** Why a redirect to `target` must not be followed, or `null` if it may. */
+    private redirectBlockReason(target: string): 'unsupported-scheme' | 'out-of-scope' | null {
+        if (!/^https?:/i.test(target)) return 'unsupported-scheme';
+        return this.manager.isInScope(target) ? null : 'out-of-scope';
+    }
+
+    private blockRedirect(context: CrawlingContext, target: string, reason: 'unsupported-scheme' | 'out-of-scope'): Error {
+        this.manager.reject(target, reason);
+        context.request.noRetry = true;
+        return new Error(`crawlee-focus: redirect blocked (${reason}): ${context.request.url} redirects to ${target.slice(0, 300)}`);
+    }
+
+    /**
+     * An `errorHandler`: failures a retry cannot fix (a PDF or other non-HTML answer, a file download) are not
+     * retried, so they cost one fetch and not three.
+     */
+    errorHandler() {
+        return async ({ request }: { request: { noRetry: boolean } }, error: Error): Promise<void> => {
+            if (PERMANENT_FAILURE.test(error?.message ?? '')) request.noRetry = true;
+        };
+    }
+
+    /** A sitemap's URLs enter the frontier as the links of a hub page would, scored like any link. */
+    private queueSitemapUrls(urls: string[], sitemapUrl: string): void {
+        const queued = this.manager.offerLinks(
+            urls.map((url) => ({ url })),
+            { url: sitemapUrl, depth: 0, relevance: 0, isHub: true },
+        );
+        log.info(`crawlee-focus: sitemap ${sitemapUrl}: ${queued} of ${urls.length} URLs queued.`);
     }
 
     /** Runs the crawler from the start URLs (or from where a resumed crawl stopped) and returns the report. */
@@ -316,22 +431,40 @@ export class FocusedCrawl {
             this.setPageFocus(context, { relevance: 0, hit: false, delivered: false, duplicateOf: null, depth: entry?.depth ?? 0, linkScore: entry?.linkScore ?? null, linksQueued: 0 });
             return;
         }
-        const html = await readHtml(context, this.options);
+        let html = await readHtml(context, this.options);
         const url = request.loadedUrl ?? request.url;
+        if (looksBinary(html)) {
+            this.countFailure('binary-content');
+            context.log.warning(`crawlee-focus: ${url} is served as HTML but its body is binary data; not read.`);
+            this.setPageFocus(context, { relevance: 0, hit: false, delivered: false, duplicateOf: null, depth: entry?.depth ?? 0, linkScore: entry?.linkScore ?? null, linksQueued: 0 });
+            return;
+        }
+        const maxHtmlLength = this.options.maxHtmlLength ?? MAX_HTML_LENGTH;
+        if (html.length > maxHtmlLength) {
+            this.countFailure('truncated');
+            context.log.warning(`crawlee-focus: ${url} has ${html.length} characters of HTML; only the first ${maxHtmlLength} are read (option maxHtmlLength).`);
+            html = html.slice(0, maxHtmlLength);
+        }
         const page = extractPage(html, url);
         const seen = this.trapLearner.observe(url, page.text);
+        const fingerprint = simHash(page.markdown);
+        const similar = fingerprint === null ? undefined : this.nearDuplicates.find(fingerprint);
+        const nearDuplicateOf = similar === url ? undefined : similar; // the same page, fetched again after a crash
+        // A near-duplicate is repeated content too, which the trap learner's exact fingerprints cannot see.
+        if (nearDuplicateOf !== undefined && seen.kind === 'new') this.trapLearner.markRepeated(url);
         // An exact duplicate is an earlier page under another URL: it carries no new evidence about the topic or
-        // about saturation, and its links were offered with the original.
+        // about saturation, and its links were offered with the original. A near-duplicate brings no new evidence
+        // either, but its links may differ.
         const duplicate = seen.kind === 'duplicate';
         const focusPage = { url, title: page.title, markdown: page.markdown, linkCount: page.links.length, proseWords: page.proseWords, lang: page.lang };
-        const verdict = duplicate ? undefined : this.focus?.observePage(focusPage, entry?.signal ?? null);
+        const verdict = duplicate || nearDuplicateOf !== undefined ? undefined : this.focus?.observePage(focusPage, entry?.signal ?? null);
         if (verdict?.rescore) this.manager.rescore();
-        const relevance = verdict?.relevance ?? (duplicate ? this.focus?.relevance(focusPage) ?? 0 : 0);
+        const relevance = verdict?.relevance ?? this.focus?.relevance(focusPage) ?? 0;
         const depth = entry?.depth ?? request.crawlDepth ?? 0;
         if (depth === 0) this.focus?.noteSeedLanguage(page.lang);
 
         const linksQueued = duplicate ? 0 : this.manager.offerLinks(page.links, { url, depth, relevance, isHub: page.isHub });
-        const delivery = await this.deliver(context, page, seen, relevance, depth, entry?.parentUrl ?? null, entry?.anchorText ?? '', entry?.linkScore ?? null);
+        const delivery = await this.deliver(context, page, { seen, fingerprint, nearDuplicateOf }, relevance, depth, entry?.parentUrl ?? null, entry?.anchorText ?? '', entry?.linkScore ?? null);
         this.pagesProcessed += 1;
         this.setPageFocus(context, { relevance, hit: verdict?.hit ?? false, ...delivery, depth, linkScore: entry?.linkScore ?? null, linksQueued });
 
@@ -347,7 +480,7 @@ export class FocusedCrawl {
     private async deliver(
         context: CrawlingContext,
         page: PageData,
-        seen: Seen,
+        { seen, fingerprint, nearDuplicateOf }: { seen: Seen; fingerprint: SimHash | null; nearDuplicateOf: string | undefined },
         relevance: number,
         depth: number,
         parentUrl: string | null,
@@ -357,13 +490,15 @@ export class FocusedCrawl {
         const relevant = this.focus ? relevance >= this.minRelevance : true;
         if (!relevant) return { delivered: false, duplicateOf: null };
         const hash = textFingerprint(page.text);
-        const original = this.delivered.get(hash) ?? (seen.kind === 'duplicate' ? seen.of : undefined);
+        const original = this.delivered.get(hash) ?? (seen.kind === 'duplicate' ? seen.of : undefined) ?? nearDuplicateOf;
         if (original !== undefined && original !== page.url) {
             this.duplicates.set(page.url, original);
+            context.log.debug(`crawlee-focus: ${page.url} repeats the text of ${original}; not delivered again.`);
             return { delivered: false, duplicateOf: original };
         }
         if (this.deliveredUrls.has(page.url)) return { delivered: false, duplicateOf: null }; // re-fetched after a crash
         this.remember(hash, page.url);
+        if (fingerprint !== null) this.nearDuplicates.add(fingerprint, page.url);
         this.relevantPages += 1;
         await context.pushData({
             url: page.url,
@@ -403,6 +538,7 @@ export class FocusedCrawl {
             focus: this.focus?.toJSON() ?? null,
             delivered: [...this.delivered],
             duplicates: [...this.duplicates],
+            nearDuplicates: this.nearDuplicates.toJSON(),
             pagesProcessed: this.pagesProcessed,
             relevantPages: this.relevantPages,
             failures: [...this.failures],
@@ -417,7 +553,10 @@ export class FocusedCrawl {
         await dataset.forEach(async (item: Dictionary) => {
             if (typeof item.url === 'string' && !this.deliveredUrls.has(item.url)) {
                 this.deliveredUrls.add(item.url);
-                if (typeof item.markdown === 'string') recovered += 1;
+                if (typeof item.markdown !== 'string') return;
+                recovered += 1;
+                const fingerprint = simHash(item.markdown);
+                if (fingerprint !== null) this.nearDuplicates.add(fingerprint, item.url);
             }
         });
         this.relevantPages += recovered;
@@ -471,11 +610,40 @@ async function readHtml(context: CrawlingContext, options: FocusedCrawlOptions):
     );
 }
 
+/** Errors that say the resource is not a page we can read: retrying cannot help. */
+const PERMANENT_FAILURE = /served Content-Type|Download is starting|ERR_INVALID_RESPONSE|ERR_UNKNOWN_URL_SCHEME|ERR_TOO_MANY_REDIRECTS|Redirected \d+ times|redirect blocked|ERR_UNSAFE_REDIRECT|Unsupported protocol/i;
+
+/** A document response paused by Chromium's Fetch domain (the fields the scope guard reads). */
+interface PausedResponse {
+    requestId: string;
+    request: { url: string };
+    responseStatusCode?: number;
+    responseHeaders?: Array<{ name: string; value: string }>;
+}
+
+/**
+ * Whether a body served as HTML is binary data (an image or archive with the wrong type): many NUL or other control
+ * characters, or U+FFFD from undecodable bytes, in its first 4 kB.
+ */
+function looksBinary(html: string): boolean {
+    const sample = html.slice(0, 4096);
+    if (sample.length === 0) return false;
+    let odd = 0;
+    for (let i = 0; i < sample.length; i++) {
+        const code = sample.charCodeAt(i);
+        if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0c && code !== 0x0d) || code === 0xfffd) odd++;
+    }
+    return odd / sample.length > BINARY_CHARACTER_SHARE;
+}
+
 function failureReason(error: Error, messages: string[]): string {
-    const text = `${error?.message ?? ''} ${messages.at(-1) ?? ''}`;
+    // The message only: Crawlee's stored error messages carry stack traces, whose frames (addTimeoutToPromise) say "timeout".
+    const text = error?.message || messages.at(-1)?.split('\n')[0] || '';
+    // Our scope guard, or the client refusing a redirect to another scheme (got: "Unsupported protocol: file:").
+    if (/redirect blocked|ERR_BLOCKED_BY_CLIENT|ERR_UNSAFE_REDIRECT|Unsupported protocol/i.test(text)) return 'redirect-blocked';
     if (/timed? ?out|timeout/i.test(text)) return 'timeout';
     if (/redirect/i.test(text)) return 'redirect';
-    if (/content-?type|not supported|mime/i.test(text)) return 'unsupported-content-type';
+    if (/content-?type|not supported|mime|download is starting/i.test(text)) return 'unsupported-content-type';
     if (/ECONNRESET|socket hang up|aborted|ERR_CONNECTION|ERR_EMPTY_RESPONSE/i.test(text)) return 'connection-error';
     const status = /status code:? (\d{3})|\b(\d{3})\b.*(?:error|status)/i.exec(text);
     if (status) return `http-${status[1] ?? status[2]}`;

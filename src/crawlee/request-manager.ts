@@ -11,9 +11,10 @@ import type {
 
 import { BestFirstQueue, TieredQueue, TrapLearner, clusterKey } from '../frontier/index.js';
 import type { Focus, LinkSignal } from '../focus/index.js';
-import { cleanUrl, dedupKey, shapeKey, skipReason } from '../url/index.js';
+import { cleanUrl, dedupKey, hostOf, shapeKey, skipReason } from '../url/index.js';
 import type { SkipOptions, SkipReason } from '../url/index.js';
 import { requestIdOf } from './request-id.js';
+import type { RobotsCache } from './robots-cache.js';
 
 export type ProcessedRequest = AddRequestsBatchedResult['addedRequests'][number];
 type OperationInfo = Awaited<ReturnType<IRequestManager['addRequest']>>;
@@ -101,6 +102,12 @@ export interface FocusedRequestManagerOptions {
      * @default max(2, ceil(maxPages / 10)), or 50 without a page budget
      */
     clusterCap?: number;
+    /**
+     * robots.txt of each host: disallowed URLs are not queued (nor fetched, if queued before the file arrived), a
+     * host waits until its file has been read, and its `Crawl-delay` raises `minDelayPerHostMillis`.
+     * @default null (robots.txt is not read)
+     */
+    robots?: RobotsCache | null;
     /** Examples kept per skip reason for `skippedLinks()`. @default 20 */
     samplesPerReason?: number;
     /**
@@ -161,10 +168,11 @@ export class FocusedRequestManager implements IRequestManager {
     readonly trapLearner: TrapLearner;
     readonly maxPages: number;
 
-    private readonly options: Required<Omit<FocusedRequestManagerOptions, 'focus' | 'trapLearner' | 'allowedHosts' | 'clusterCap' | 'onRequestHandled'>> & {
+    private readonly options: Required<Omit<FocusedRequestManagerOptions, 'focus' | 'trapLearner' | 'allowedHosts' | 'clusterCap' | 'onRequestHandled' | 'robots'>> & {
         clusterCap: number;
     };
     private readonly onRequestHandled: FocusedRequestManagerOptions['onRequestHandled'];
+    private readonly robots: RobotsCache | null;
     private bestFirst: BestFirstQueue<FrontierEntry> | null;
     private tiered: TieredQueue<FrontierEntry> | null;
     /** Popped entries whose host was busy, best first. Counted as queued. */
@@ -212,6 +220,7 @@ export class FocusedRequestManager implements IRequestManager {
         this.tiered = this.focus ? null : new TieredQueue<FrontierEntry>(this.trapLearner);
         this.seenGeneration = this.trapLearner.generation;
         this.onRequestHandled = options.onRequestHandled;
+        this.robots = options.robots ?? null;
     }
 
     /** Restores a manager saved with {@link toJSON}; requests that were in flight come back as pending. */
@@ -224,7 +233,10 @@ export class FocusedRequestManager implements IRequestManager {
         for (const key of state.handled) manager.handled.add(key);
         for (const key of state.known) manager.known.add(key);
         for (const host of state.scopeHosts) manager.scopeHosts.add(host);
-        for (const item of [...(manager.bestFirst ?? manager.tiered!)] as Array<{ url: string }>) manager.changeQueued(hostKey(item.url), +1);
+        for (const item of [...(manager.bestFirst ?? manager.tiered!)] as Array<{ url: string }>) {
+            manager.changeQueued(hostKey(item.url), +1);
+            manager.robots?.policyFor(item.url); // a resumed crawl reads robots.txt afresh
+        }
         manager.parked = state.parked;
         for (const { entry, request } of state.pending) {
             const restored = manager.toRequest(entry);
@@ -345,6 +357,7 @@ export class FocusedRequestManager implements IRequestManager {
         // Our dedup key replaces Crawlee's unique key: one page, one request, whatever the spelling.
         const uniqueKey = dedupKey(url);
         if (this.known.has(uniqueKey)) return this.skip(url === cleaned ? 'duplicate-url' : 'duplicate-spelling', url, uniqueKey);
+        if (this.robots?.policyFor(url)?.isAllowed(url) === false) return this.skip('robots-disallowed', url);
         if (this.focus && how.depth > 0 && this.focus.isDry(url)) return this.skip('dry-subtree', url);
 
         const entry: FrontierEntry = {
@@ -440,7 +453,7 @@ export class FocusedRequestManager implements IRequestManager {
         if (!taken) return null;
         this.inFlight.set(taken.request.id!, taken);
         this.inFlightPerHost.set(taken.host, (this.inFlightPerHost.get(taken.host) ?? 0) + 1);
-        const delay = this.options.minDelayPerHostMillis;
+        const delay = Math.max(this.options.minDelayPerHostMillis, this.robots?.crawlDelayMillis(taken.host) ?? 0);
         if (delay > 0) this.nextAllowedAt.set(taken.host, Math.max(this.nextAllowedAt.get(taken.host) ?? 0, Date.now() + delay));
         return taken.request as unknown as Request<T>;
     }
@@ -470,9 +483,11 @@ export class FocusedRequestManager implements IRequestManager {
     private nextTakeable(): { entry: FrontierEntry; score: number } | undefined {
         for (;;) {
             const candidate = this.findTakeable();
-            if (!candidate || !this.isKnownSpelling(candidate.entry)) return candidate;
+            if (!candidate) return candidate;
+            const dropped = this.isKnownSpelling(candidate.entry) ? 'duplicate-spelling' : this.isRobotsDisallowed(candidate.entry) ? 'robots-disallowed' : null;
+            if (!dropped) return candidate;
             this.parked.splice(this.parked.indexOf(candidate), 1);
-            this.count('duplicate-spelling', candidate.entry.url);
+            this.count(dropped, candidate.entry.url);
         }
     }
 
@@ -489,6 +504,11 @@ export class FocusedRequestManager implements IRequestManager {
         entry.uniqueKey = key;
         this.known.add(key);
         return false;
+    }
+
+    /** Queued before its host's robots.txt had been read, and disallowed by it: dropped, never fetched. */
+    private isRobotsDisallowed(entry: FrontierEntry): boolean {
+        return this.robots?.policyFor(entry.url)?.isAllowed(entry.url) === false;
     }
 
     private findTakeable(): { entry: FrontierEntry; score: number } | undefined {
@@ -534,6 +554,7 @@ export class FocusedRequestManager implements IRequestManager {
 
     private isBusy(host: string): boolean {
         if ((this.inFlightPerHost.get(host) ?? 0) >= this.options.maxRequestsPerHost) return true;
+        if (this.robots && !this.robots.isLoaded(host)) return true; // its robots.txt is on the way
         const next = this.nextAllowedAt.get(host);
         return next !== undefined && next > Date.now();
     }
@@ -626,6 +647,7 @@ export class FocusedRequestManager implements IRequestManager {
 
     async isFinished(): Promise<boolean> {
         if (this.inFlight.size > 0 || this.retries.length > 0) return false;
+        if (this.robots?.hasPendingWork) return false; // a robots.txt or sitemap may still queue pages
         return this.stopped || this.scheduled >= this.maxPages || this.frontierSize() === 0;
     }
 
@@ -715,10 +737,10 @@ function normalizeScopeHost(host: string): string {
     return lower.startsWith('www.') ? lower.slice(4) : lower;
 }
 
-/** Host key for politeness: the exact host (with port), as servers see it. */
+/** Host key for politeness, the same as the tiered queue's: `hostOf` (www.e.edu and e.edu are one server). */
 function hostKey(url: string): string {
     try {
-        return new URL(url).host;
+        return hostOf(url);
     } catch {
         return '';
     }
