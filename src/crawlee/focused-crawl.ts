@@ -16,6 +16,7 @@ import { buildReport } from './report.js';
 import type { FocusReport } from './report.js';
 import { FocusedRequestManager } from './request-manager.js';
 import type { FocusedRequestManagerState } from './request-manager.js';
+import { localDatasetDirectory, repairTornDatasetItems } from './dataset-repair.js';
 import { RobotsCache } from './robots-cache.js';
 import type { TextFetcher } from './robots-cache.js';
 import { StateStore } from './state-store.js';
@@ -111,8 +112,6 @@ interface FocusedCrawlState {
     focus: FocusState | null;
     delivered: Array<[number, string]>;
     duplicates: Array<[string, string]>;
-    /** SimHash of every delivered page with a long enough text → its URL. */
-    nearDuplicates?: Array<[SimHash, string]>;
     pagesProcessed: number;
     relevantPages: number;
     failures: Array<[string, number]>;
@@ -144,7 +143,7 @@ export class FocusedCrawl {
     private readonly delivered = new Map<number, string>();
     private readonly deliveredUrls = new Set<string>();
     private readonly duplicates = new Map<string, string>();
-    /** SimHashes of delivered pages: a near-identical text is delivered once too. */
+    /** SimHashes of delivered pages (rebuilt from the dataset on resume): a near-identical text is delivered once too. */
     private readonly nearDuplicates: NearDuplicateIndex;
     private readonly failures = new Map<string, number>();
     private pagesProcessed = 0;
@@ -192,7 +191,7 @@ export class FocusedCrawl {
         this.manager = saved
             ? FocusedRequestManager.fromJSON(saved.manager, managerOptions)
             : new FocusedRequestManager(managerOptions);
-        this.nearDuplicates = NearDuplicateIndex.fromJSON(saved?.nearDuplicates ?? []);
+        this.nearDuplicates = new NearDuplicateIndex(); // filled from the dataset when resuming
         if (saved) {
             for (const [hash, url] of saved.delivered) this.remember(hash, url);
             for (const [url, of] of saved.duplicates) this.duplicates.set(url, of);
@@ -227,7 +226,12 @@ export class FocusedCrawl {
         const store = new StateStore<FocusedCrawlState>(kv);
         await store.load(); // picks this run's snapshot keys after any found
         const crawl = new FocusedCrawl({ ...options, config }, store, identity, saved);
-        if (saved) await crawl.recoverDeliveries();
+        if (saved) {
+            const directory = localDatasetDirectory(config);
+            const dropped = directory ? await repairTornDatasetItems(directory) : 0;
+            if (dropped > 0) log.warning(`crawlee-focus: dropped ${dropped} dataset item(s) cut by the crash; their pages are delivered again.`);
+            await crawl.recoverDeliveries();
+        }
         config.getEventManager().on('persistState', () => void crawl.persist());
         return crawl;
     }
@@ -538,7 +542,6 @@ export class FocusedCrawl {
             focus: this.focus?.toJSON() ?? null,
             delivered: [...this.delivered],
             duplicates: [...this.duplicates],
-            nearDuplicates: this.nearDuplicates.toJSON(),
             pagesProcessed: this.pagesProcessed,
             relevantPages: this.relevantPages,
             failures: [...this.failures],
@@ -546,20 +549,32 @@ export class FocusedCrawl {
         }));
     }
 
-    /** Pages delivered after the last snapshot are in the dataset already: never deliver them twice. */
+    /**
+     * The dataset is the record of what was delivered. Pages delivered after the last snapshot are in it already:
+     * never deliver them twice. A page the snapshot counts as delivered whose item the crash cut off is not: its
+     * request is still pending, so it is fetched and delivered again. The near-duplicate index is rebuilt from it.
+     */
     private async recoverDeliveries(): Promise<void> {
         const dataset = await Dataset.open(undefined, { config: this.config });
+        const inDataset = new Set<string>();
         let recovered = 0;
         await dataset.forEach(async (item: Dictionary) => {
-            if (typeof item.url === 'string' && !this.deliveredUrls.has(item.url)) {
-                this.deliveredUrls.add(item.url);
-                if (typeof item.markdown !== 'string') return;
-                recovered += 1;
-                const fingerprint = simHash(item.markdown);
-                if (fingerprint !== null) this.nearDuplicates.add(fingerprint, item.url);
-            }
+            if (typeof item.url !== 'string' || typeof item.markdown !== 'string') return;
+            inDataset.add(item.url);
+            const fingerprint = simHash(item.markdown);
+            if (fingerprint !== null) this.nearDuplicates.add(fingerprint, item.url);
+            if (this.deliveredUrls.has(item.url)) return;
+            this.deliveredUrls.add(item.url);
+            recovered += 1;
         });
-        this.relevantPages += recovered;
+        let lost = 0;
+        for (const [hash, url] of this.delivered) {
+            if (inDataset.has(url)) continue;
+            this.delivered.delete(hash);
+            this.deliveredUrls.delete(url);
+            lost += 1;
+        }
+        this.relevantPages += recovered - lost;
     }
 }
 

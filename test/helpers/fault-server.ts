@@ -66,8 +66,10 @@ export function trapOf(path: string): keyof typeof TRAP_ROUTES | null {
 }
 
 export interface FaultServerOptions {
-    /** Normal pages (`/normal/0` …), a tree of ten links per page under the home page. @default 30 */
+    /** Normal pages (`/normal/1` …), a tree under the home page. @default 30 */
     normalPages?: number;
+    /** Links from each normal page to the next level of the tree (a small fan-out makes a deep site). @default 10 */
+    fanout?: number;
     /** Link the hostile routes from the home page. @default true */
     faults?: boolean;
     /** Link the traps from the home page and from every normal page. @default true */
@@ -131,8 +133,8 @@ const html = (body: string, status = 200, headers: Record<string, string> = {}):
     res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
 };
 
-function normalPage(i: number, count: number, withTraps: boolean): string {
-    const children = Array.from({ length: 10 }, (_, k) => 10 * i + k + 1).filter((k) => k < count);
+function normalPage(i: number, count: number, fanout: number, withTraps: boolean): string {
+    const children = Array.from({ length: fanout }, (_, k) => fanout * i + k + 1).filter((k) => k < count);
     const links = children.map((k) => `<li><a href="/normal/${k}">Telescope optics guide ${k}</a></li>`).join('');
     const traps = withTraps ? trapLinks() : '';
     return page(
@@ -182,10 +184,9 @@ function trapRoute(url: URL): Handler | undefined {
                 `<a href="?month=${nextMonth(month, -1)}">Previous month</a> <a href="?month=${nextMonth(month, 1)}">Next month</a></main>`),
         );
     }
-    if (path.startsWith('/trap/shop/')) {
+    if (path === '/trap/shop/catalog') {
         // Every link carries a fresh session id the URL cleaner does not know: only repeated content gives it away.
-        const products = ['catalog', 'chairs', 'tables', 'lamps', 'shelves'];
-        const links = products.map((p) => `<a href="/trap/shop/${p}?sessid=${sessionId()}">${p}</a>`).join(' ');
+        const links = ['Home', 'Catalog', 'Refresh'].map((anchor) => `<a href="/trap/shop/catalog?sessid=${sessionId()}">${anchor}</a>`).join(' ');
         return html(page('Shop', `<main><h1>Shop</h1><p>Furniture for every room, delivered to your door.</p>${links}</main>`));
     }
     if (path === '/trap/list') {
@@ -313,6 +314,7 @@ function faultRoute(url: URL, options: Required<Omit<FaultServerOptions, 'robots
 export async function startFaultServer(options: FaultServerOptions = {}): Promise<FaultServer> {
     const settings = {
         normalPages: options.normalPages ?? 30,
+        fanout: options.fanout ?? 10,
         faults: options.faults ?? true,
         traps: options.traps ?? true,
         hugeBytes: options.hugeBytes ?? 20 * 1024 * 1024,
@@ -330,13 +332,13 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
         if (url.pathname === '/robots.txt') return options.robotsTxt === undefined ? undefined : (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end(options.robotsTxt);
         if (url.pathname === '/') {
             const faults = settings.faults ? Object.values(FAULT_ROUTES).map((p) => `<li><a href="${p}">Fault ${p}</a></li>`).join('') : '';
-            const normal = Array.from({ length: Math.min(10, settings.normalPages - 1) }, (_, k) => `<li><a href="/normal/${k + 1}">Telescope optics guide ${k + 1}</a></li>`).join('');
+            const normal = Array.from({ length: Math.min(settings.fanout, settings.normalPages - 1) }, (_, k) => `<li><a href="/normal/${k + 1}">Telescope optics guide ${k + 1}</a></li>`).join('');
             return html(page('Telescope optics', `<main><h1>Telescope optics</h1><p>The telescope optics guide.</p><ul>${normal}</ul><ul>${faults}</ul></main><footer>${settings.traps ? trapLinks() : ''}</footer>`));
         }
         const normal = /^\/normal\/(\d+)$/.exec(url.pathname);
         if (normal) {
             const i = Number(normal[1]);
-            return i > 0 && i < settings.normalPages ? html(normalPage(i, settings.normalPages, settings.traps)) : undefined;
+            return i > 0 && i < settings.normalPages ? html(normalPage(i, settings.normalPages, settings.fanout, settings.traps)) : undefined;
         }
         if (settings.traps) {
             const trap = trapRoute(url);
