@@ -43,13 +43,27 @@ const STOP_WORDS = new Set([
 function foldInflection(word: string): string {
     const possessive = word.replace(/['’]s$/, '').replace(/['’]/g, '');
     if (possessive.length < 4 || NOT_PLURALS.has(possessive) || !/^[a-z]+$/.test(possessive)) return possessive;
-    if (possessive.endsWith('sses')) return possessive.slice(0, -2);
-    if (possessive.endsWith('ies') && possessive.length >= 5 && !/[ae]ies$/.test(possessive)) {
-        return `${possessive.slice(0, -3)}y`;
-    }
-    if (/(?:ch|sh|x)es$/.test(possessive)) return possessive.slice(0, -2);
-    if (/(?:ss|us|is)$/.test(possessive) || !possessive.endsWith('s')) return possessive;
-    return possessive.slice(0, -1);
+    return foldSpelling(foldPlural(possessive));
+}
+
+function foldPlural(word: string): string {
+    if (word.endsWith('sses')) return word.slice(0, -2);
+    if (word.endsWith('ies') && word.length >= 5 && !/[ae]ies$/.test(word)) return `${word.slice(0, -3)}y`;
+    if (/(?:ch|sh|x)es$/.test(word)) return word.slice(0, -2);
+    if (/(?:ss|us|is)$/.test(word) || !word.endsWith('s')) return word;
+    return word.slice(0, -1);
+}
+
+/**
+ * British and American spellings of one word meet: `-logue → -log` (dialogue/dialog,
+ * catalogue/catalog) and `-isation → -ization` (summarisation/summarization). Only these two
+ * suffixes: `-ise → -ize` would also turn promise, expertise or precise into non-words.
+ * [I] On acl2020 a third of the "dialogue systems" papers say "dialog" in their titles.
+ */
+function foldSpelling(word: string): string {
+    if (word.length >= 6 && word.endsWith('logue')) return word.slice(0, -2);
+    if (word.length >= 9 && word.endsWith('isation')) return `${word.slice(0, -7)}ization`;
+    return word;
 }
 
 /** Calls `emit` with every normalised token of `text`, in order. */

@@ -53,6 +53,20 @@ describe('plural and possessive folding', () => {
         expect(tokenize('campus analysis business has was its')).toEqual(['campus', 'analysis', 'business', 'has', 'was', 'its']);
     });
 
+    it('lets British and American spellings of -logue and -isation meet, and nothing shorter', () => {
+        for (const [a, b] of [
+            ['dialogue', 'dialog'],
+            ['dialogues', 'dialogs'],
+            ['catalogue', 'catalog'],
+            ['summarisation', 'summarization'],
+            ['organisations', 'organization'],
+        ]) {
+            expect(matches(a!, b!), `${a} / ${b}`).toBe(true);
+            expect(matches(b!, a!), `${b} / ${a}`).toBe(true);
+        }
+        expect(tokenize('log logue promise precise')).toEqual(['log', 'logue', 'promise', 'precise']);
+    });
+
     it('leaves non-English and mixed tokens alone', () => {
         expect(tokenize('Universitäts cs101s')).toEqual(['universitäts', 'cs101s']);
     });
