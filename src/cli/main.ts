@@ -21,6 +21,7 @@ Options of crawl (and demo):
   --stop <s>              adaptive (stop when crawling stops paying off, default) or never
   --proxy <url>           send requests through this proxy
   --ignore-https-errors   accept invalid TLS certificates
+  --ignore-robots         do not read robots.txt (nor the sitemaps it names); by default it is obeyed
   --concurrency <N>       pages in parallel at most
   --per-host <N>          requests in flight per host at most (default 4)
   --delay <ms>            minimum delay between requests to one host (default 0)
@@ -43,6 +44,7 @@ const OPTIONS = {
     stop: { type: 'string' },
     proxy: { type: 'string' },
     'ignore-https-errors': { type: 'boolean' },
+    'ignore-robots': { type: 'boolean' },
     concurrency: { type: 'string' },
     'per-host': { type: 'string' },
     delay: { type: 'string' },
@@ -135,6 +137,7 @@ function crawlOptions(urls: string[], values: Values): CreateFocusedCrawlerOptio
         ...(values.delay !== undefined ? { minDelayPerHostMillis: positiveInteger('--delay', values.delay, 0) } : {}),
         ...(values.proxy ? { proxyUrls: [values.proxy] } : {}),
         ...(values['ignore-https-errors'] ? { ignoreHttpsErrors: true } : {}),
+        ...(values['ignore-robots'] ? { respectRobotsTxt: false } : {}),
         ...(values.storage ? { storageDir: values.storage } : {}),
         ...(values.chromium ? { browser: { executablePath: values.chromium } } : {}),
         resume: values.fresh ? false : 'auto',

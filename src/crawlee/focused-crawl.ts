@@ -494,7 +494,9 @@ export class FocusedCrawl {
         const relevant = this.focus ? relevance >= this.minRelevance : true;
         if (!relevant) return { delivered: false, duplicateOf: null };
         const hash = textFingerprint(page.text);
-        const original = this.delivered.get(hash) ?? (seen.kind === 'duplicate' ? seen.of : undefined) ?? nearDuplicateOf;
+        const first = this.delivered.get(hash) ?? (seen.kind === 'duplicate' ? seen.of : undefined) ?? nearDuplicateOf;
+        // The first page with this text may itself have been held back as a near-duplicate: name the delivered one.
+        const original = first === undefined ? undefined : (this.duplicates.get(first) ?? first);
         if (original !== undefined && original !== page.url) {
             this.duplicates.set(page.url, original);
             context.log.debug(`crawlee-focus: ${page.url} repeats the text of ${original}; not delivered again.`);
