@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { Page } from 'playwright';
+import type { Page, Request as PlaywrightRequest } from 'playwright';
 
 /**
  * Flags for a headless Chromium that works offline and as root: no sandbox (root), no GPU, and none of the
@@ -39,12 +39,47 @@ export interface SettleOptions {
     timeoutMillis: number;
 }
 
+/** Requests whose answers scripts turn into content: a list built from `fetch('/api/…')` is not there until they end. */
+const DATA_REQUEST_TYPES = new Set(['fetch', 'xhr']);
+/** How often the settle loop looks at the pending data requests. */
+const PENDING_POLL_MILLIS = 25;
+
+const pendingDataRequests = new WeakMap<Page, Set<PlaywrightRequest>>();
+
 /**
- * Waits until the rendered DOM stops changing, so links and text built by JavaScript are read.
- * `waitUntil: 'load'` misses timer-created links and `networkidle` is racy (crawlee-notes §2); a mutation-quiet
- * period with a cap handles both, and endless pages cost at most `timeoutMillis`.
+ * Starts counting a page's pending fetch/XHR requests; call it before navigation (a pre-navigation hook), so that
+ * {@link settleRenderedPage} can wait for data that arrives after the DOM went quiet.
+ */
+export function trackDataRequests(page: Page): void {
+    if (pendingDataRequests.has(page)) return;
+    const pending = new Set<PlaywrightRequest>();
+    pendingDataRequests.set(page, pending);
+    page.on('request', (request) => {
+        if (DATA_REQUEST_TYPES.has(request.resourceType())) pending.add(request);
+    });
+    const done = (request: PlaywrightRequest) => pending.delete(request);
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
+}
+
+/**
+ * Waits until the rendered DOM stops changing and no fetch/XHR is pending, so links and text built by JavaScript are
+ * read. `waitUntil: 'load'` misses timer-created links and `networkidle` is racy (crawlee-notes §2); a mutation-quiet
+ * period after the last data request, with a cap, handles both, and endless pages cost at most `timeoutMillis`.
  */
 export async function settleRenderedPage(page: Page, { quietMillis, timeoutMillis }: SettleOptions): Promise<void> {
+    const deadline = Date.now() + timeoutMillis;
+    const pending = pendingDataRequests.get(page);
+    for (;;) {
+        await waitForQuietDom(page, quietMillis, Math.max(0, deadline - Date.now()));
+        if (!pending || pending.size === 0 || Date.now() >= deadline) return;
+        // Data still on its way: wait for it, then for the DOM it produces to go quiet again.
+        while (pending.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, PENDING_POLL_MILLIS));
+    }
+}
+
+/** Resolves once the DOM has not changed for `quietMillis`, or after `capMillis`. */
+async function waitForQuietDom(page: Page, quietMillis: number, capMillis: number): Promise<void> {
     await page
         .evaluate(
             ({ quiet, cap }) =>
@@ -62,7 +97,7 @@ export async function settleRenderedPage(page: Page, { quietMillis, timeoutMilli
                     timer = setTimeout(done, quiet);
                     setTimeout(done, cap);
                 }),
-            { quiet: quietMillis, cap: timeoutMillis },
+            { quiet: quietMillis, cap: capMillis },
         )
         .catch(() => undefined); // a page that navigated away or crashed is read as it is
 }

@@ -1,7 +1,8 @@
 import { AdaptivePlaywrightCrawler, BasicCrawler, CheerioCrawler, Configuration, PlaywrightCrawler, ProxyConfiguration } from 'crawlee';
 import type { CrawlingContext } from 'crawlee';
+import type { Page } from 'playwright';
 
-import { CHROMIUM_ARGS, chromiumExecutable } from './browser.js';
+import { CHROMIUM_ARGS, chromiumExecutable, trackDataRequests } from './browser.js';
 import { FocusedCrawl } from './focused-crawl.js';
 import type { FocusedCrawlOptions } from './focused-crawl.js';
 import type { FocusReport } from './report.js';
@@ -105,7 +106,8 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
         browserPoolOptions: { useFingerprints: false },
         preNavigationHooks: [
             focus.scopeGuardHook(),
-            async (_context: unknown, gotoOptions?: { waitUntil?: string }) => {
+            async ({ page }: { page: Page }, gotoOptions?: { waitUntil?: string }) => {
+                trackDataRequests(page);
                 // The page hook waits for a quiet DOM itself; 'load' would add a wait for every image.
                 if (gotoOptions) gotoOptions.waitUntil = 'domcontentloaded';
             },

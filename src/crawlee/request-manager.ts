@@ -126,6 +126,17 @@ const MAX_BUSY_POPS = 16;
 /** §9.2 [I]: cluster cap ≈ max(2, ⌈limit/10⌉). */
 const CLUSTER_CAP_SHARE = 0.1;
 
+/** How a URL was found: what {@link FocusedRequestManager.admit} needs besides the URL. */
+interface Discovery {
+    depth: number;
+    parentUrl: string | null;
+    anchorText: string;
+    /** Scores the cleaned URL (focused crawls); `undefined` in breadth-first crawls. */
+    scoreWith: (url: string) => { score: number; signal: LinkSignal } | undefined;
+    userData: Dictionary;
+    forefront: boolean;
+}
+
 interface InFlight {
     request: Request;
     entry: FetchedEntry;
@@ -333,17 +344,7 @@ export class FocusedRequestManager implements IRequestManager {
         } as OperationInfo;
     }
 
-    private admit(
-        rawUrl: string,
-        how: {
-            depth: number;
-            parentUrl: string | null;
-            anchorText: string;
-            scoreWith: (url: string) => { score: number; signal: LinkSignal } | undefined;
-            userData: Dictionary;
-            forefront: boolean;
-        },
-    ): { added: boolean; uniqueKey?: string } {
+    private admit(rawUrl: string, how: Discovery): { added: boolean; uniqueKey?: string } {
         const reason = skipReason(rawUrl, this.options.skip);
         if (reason) return this.skip(reason, rawUrl);
         let cleaned: string;
@@ -356,7 +357,10 @@ export class FocusedRequestManager implements IRequestManager {
         if (!this.isInScope(url)) return this.skip('out-of-scope', url);
         // Our dedup key replaces Crawlee's unique key: one page, one request, whatever the spelling.
         const uniqueKey = dedupKey(url);
-        if (this.known.has(uniqueKey)) return this.skip(url === cleaned ? 'duplicate-url' : 'duplicate-spelling', url, uniqueKey);
+        if (this.known.has(uniqueKey)) {
+            this.raiseIfQueued(uniqueKey, url, how);
+            return this.skip(url === cleaned ? 'duplicate-url' : 'duplicate-spelling', url, uniqueKey);
+        }
         if (this.robots?.policyFor(url)?.isAllowed(url) === false) return this.skip('robots-disallowed', url);
         if (this.focus && how.depth > 0 && this.focus.isDry(url)) return this.skip('dry-subtree', url);
 
@@ -390,6 +394,19 @@ export class FocusedRequestManager implements IRequestManager {
         this.known.add(uniqueKey);
         this.changeQueued(hostKey(url), +1);
         return { added: true, uniqueKey };
+    }
+
+    /**
+     * A link found again on a better page (a topical list, say) moves up if it is still queued (§6.1): the queue keeps
+     * the higher score, and the signal and provenance that earned it.
+     */
+    private raiseIfQueued(uniqueKey: string, url: string, how: Discovery): void {
+        if (!this.bestFirst?.contains(uniqueKey) || how.forefront) return;
+        const scored = how.scoreWith(url);
+        if (!scored) return;
+        const shape = shapeKey(url);
+        const entry: FrontierEntry = { url, uniqueKey, depth: how.depth, shape, parentUrl: how.parentUrl, anchorText: how.anchorText, signal: scored.signal, userData: how.userData };
+        this.bestFirst.offer(uniqueKey, url, how.depth, this.adjustForTraps(scored.score, shape), entry, Infinity);
     }
 
     /** Room left in the frontier: what can still be fetched, bounded by `maxFrontierSize`. */

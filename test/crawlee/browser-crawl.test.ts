@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFocusedCrawler } from '../../src/index.js';
 import type { CrawlMode } from '../../src/index.js';
 import { page, startSite } from '../helpers/site-server.js';
-import type { TestSite } from '../helpers/site-server.js';
+import type { Route, TestSite } from '../helpers/site-server.js';
 
 log.setLevel(LogLevel.WARNING);
 
-/** A page whose only links are built by JavaScript: one on DOMContentLoaded, one after a fetch. */
-function jsSite(): Record<string, string> {
+/** A page whose only links are built by JavaScript: one on DOMContentLoaded, one after a slow fetch. */
+function jsSite(): Record<string, Route> {
     const script = `
       document.addEventListener('DOMContentLoaded', () => {
         const nav = document.getElementById('list');
@@ -24,7 +24,12 @@ function jsSite(): Record<string, string> {
       });`;
     return {
         '/': page('Shop', `<main><h1>Shop</h1><p>Welcome to the shop for optics.</p><ul id="list"></ul></main><script>${script}</script>`),
-        '/api/more.json': JSON.stringify([{ href: '/telescopes/reflectors', text: 'Reflector telescopes' }]),
+        // Late data: the DOM is quiet long before it arrives, so only waiting for pending requests catches it.
+        '/api/more.json': (_req, res) =>
+            void setTimeout(
+                () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([{ href: '/telescopes/reflectors', text: 'Reflector telescopes' }])),
+                1200,
+            ),
         '/telescopes/refractors': page('Refractor telescopes', '<main><h1>Refractor telescopes</h1><p>A refractor telescope uses lenses. Telescope care.</p></main>'),
         '/telescopes/reflectors': page('Reflector telescopes', '<main><h1>Reflector telescopes</h1><p>A reflector telescope uses mirrors. Telescope care.</p></main>'),
     };

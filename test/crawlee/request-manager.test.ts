@@ -58,6 +58,17 @@ describe('FocusedRequestManager', () => {
         expect((await manager.fetchNextRequest())!.url).toBe('https://www.e.edu/international/visa-and-scholarship');
     });
 
+    it('moves a queued link up when it is found again with a better anchor, keeping the better provenance', async () => {
+        const manager = focusedManager();
+        await manager.addRequestsBatched([SEED]);
+        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        manager.offerLinks([{ url: 'https://www.e.edu/p/17', anchor: 'More' }, { url: 'https://www.e.edu/p/18', anchor: 'Other' }], parent);
+        manager.offerLinks([{ url: 'https://www.e.edu/p/18', anchor: 'Visa scholarship guide' }], { ...parent, url: 'https://www.e.edu/list' });
+        const best = (await manager.fetchNextRequest())!;
+        expect(best.url).toBe('https://www.e.edu/p/18');
+        expect(manager.entryOf(best)).toMatchObject({ parentUrl: 'https://www.e.edu/list', anchorText: 'Visa scholarship guide' });
+    });
+
     it('enforces maxPages when a request is taken, keeps the frontier within the room left and evicts the worst', async () => {
         const manager = focusedManager({ maxPages: 3 });
         await manager.addRequestsBatched([SEED]);
