@@ -8,7 +8,7 @@ export type {
     LinkCandidate,
     ParentPage,
 } from './request-manager.js';
-export { FocusedCrawl, pageFocus, retryAfterMillis } from './focused-crawl.js';
+export { FocusedCrawl, MAX_HTML_LENGTH, pageFocus, retryAfterMillis } from './focused-crawl.js';
 export type { FocusProgress, FocusedCrawlOptions, PageFocus } from './focused-crawl.js';
 export { createFocusedCrawler, crawlerAcceptsRequestManager } from './create-focused-crawler.js';
 export type { BrowserOptions, CrawlMode, CreateFocusedCrawlerOptions, FocusedCrawler } from './create-focused-crawler.js';
@@ -16,3 +16,12 @@ export { CHROMIUM_ARGS, DEBIAN_CHROMIUM, chromiumExecutable, settleRenderedPage 
 export { buildReport, formatReport } from './report.js';
 export type { FocusReport } from './report.js';
 export { StateStore } from './state-store.js';
+export {
+    CRAWLEE_FOCUS_USER_AGENT,
+    MAX_CRAWL_DELAY_SECONDS,
+    MAX_SITEMAP_FILES_PER_HOST,
+    RobotsCache,
+    createTextFetcher,
+} from './robots-cache.js';
+export type { FetchedText, RobotsCacheOptions, TextFetcher, TextFetcherOptions } from './robots-cache.js';
+export { localDatasetDirectory, repairTornDatasetItems } from './dataset-repair.js';

@@ -34,8 +34,6 @@ export interface ChildRun {
     signal: string | null;
     stdout: string;
     stderr: string;
-    /** Requests open on the server when the child was killed (sent, not yet answered). */
-    openAtKill: number;
 }
 
 const isPage = (path: string) => /^\/p\d+$/.test(path);
@@ -46,7 +44,6 @@ export function runChild(options: object, site: LoggingServer, killAfter?: numbe
         const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'] });
         let stdout = '';
         let stderr = '';
-        let openAtKill = 0;
         child.stdout.on('data', (d) => (stdout += d));
         child.stderr.on('data', (d) => (stderr += d));
         const start = site.requests.filter((r) => isPage(r.path)).length;
@@ -54,16 +51,14 @@ export function runChild(options: object, site: LoggingServer, killAfter?: numbe
             killAfter === undefined
                 ? undefined
                 : setInterval(() => {
-                      const pages = site.requests.filter((r) => isPage(r.path));
-                      if (pages.length - start < killAfter) return;
-                      openAtKill = pages.filter((r) => r.endedAt === null).length;
+                      if (site.requests.filter((r) => isPage(r.path)).length - start < killAfter) return;
                       child.kill('SIGKILL');
                       clearInterval(timer);
                   }, 5);
         child.on('error', reject);
         child.on('exit', (code, signal) => {
             if (timer) clearInterval(timer);
-            resolve({ code, signal, stdout, stderr, openAtKill });
+            resolve({ code, signal, stdout, stderr });
         });
     });
 }
