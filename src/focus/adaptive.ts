@@ -4,6 +4,8 @@
  * Novelty is measured on paragraphs, so navigation, footers and reposts count once.
  */
 
+import { wilson } from '../stat/index.js';
+
 /** Below this relevance a page is irrelevant: it never gives evidence (pagesift `adaptive.rs`; old 0.12 converted on 1,833 judged pages). */
 export const MIN_RELEVANCE = 0.05;
 
@@ -16,22 +18,38 @@ export const COLD_PATIENCE = 2;
 /** Pages that must have contributed evidence before coverage may stop the crawl (pagesift `adaptive.rs`: one overview page is not enough). */
 export const MIN_SOURCES = 2;
 
+/**
+ * A relevant page counts as new content when at least this share of its words is new, however much was collected
+ * before. [I] Without it the bar of `minGain` rises with the harvest: on acl2020 one rendered list of 907 paper titles
+ * made every later abstract "nothing new", and the crawl saturated after 10 of 100 pages at recall 0.13.
+ */
+export const NOVEL_PAGE_SHARE = 0.5;
+
+/**
+ * Recent pages compared with the crawl before them, in multiples of `patience`. [I] Consecutive empty pages alone
+ * stop a crawl whose harvest is 50 % after a few unlucky pages (five in a row happen every ~32 pages); the saturation
+ * rules therefore also need the recent harvest to be clearly below the earlier one (Wilson intervals, as §7.1 does for
+ * site parts).
+ */
+export const HARVEST_WINDOW_PATIENCE = 4;
+
 /** Why a crawl ended. The adaptive rules give the first three; the crawl loop gives the rest. */
 export type StopReason = 'coverage_reached' | 'saturated' | 'no_relevant_pages' | 'limit_reached' | 'exhausted' | 'cancelled';
 
 /** When a focused crawl has seen enough. */
 export interface AdaptiveOptions {
     /**
-     * Consecutive pages without new relevant content before the crawl counts as saturated.
-     * Half of it (rounded up) suffices once the query is covered; twice it is allowed for blind
-     * irrelevant pages before anything relevant is found.
+     * Consecutive pages without new relevant content before the crawl counts as saturated, provided
+     * the harvest of the last {@link HARVEST_WINDOW_PATIENCE} × patience pages is also clearly below
+     * the harvest before them. Half of it (rounded up) suffices once the query is covered; twice it
+     * is allowed for blind irrelevant pages before anything relevant is found.
      * @default 5
      */
     patience?: number;
     /**
      * A relevant page whose new content (in words) is below this share of everything collected so
-     * far counts as adding nothing new. The bar rises with the harvest: at 0.05, once about
-     * 1/0.05 = 20 pages of similar size have been collected, another such page no longer counts.
+     * far counts as adding nothing new, unless at least {@link NOVEL_PAGE_SHARE} of the page itself
+     * is new (so the bar does not rise with the harvest for pages that are mostly new).
      * @default 0.05
      */
     minGain?: number;
@@ -109,6 +127,10 @@ export interface AdaptiveStopJSON {
     terms: string[];
     termEvidence: number[];
     seen: number[];
+    /** Hit (1) or not (0) of the pages since the first source, most recent last; at most the window. */
+    recent: number[];
+    /** Pages and hits since the first source, before the recent window. */
+    earlier: { pages: number; hits: number };
     collected: number;
     stale: number;
     cold: number;
@@ -133,6 +155,10 @@ export class AdaptiveStop {
     #sources = 0;
     #relevantPages = 0;
     #stopReason: StopReason | null = null;
+    /** Hits of the most recent pages since the first source, oldest first (at most the window). */
+    #recent: boolean[] = [];
+    /** Pages and hits since the first source that have left the recent window. */
+    #earlier = { pages: 0, hits: 0 };
 
     constructor(query: QueryTerms, options: AdaptiveOptions = {}) {
         this.#query = query;
@@ -154,6 +180,7 @@ export class AdaptiveStop {
             // Pages in the neutral band can neither complete coverage nor declare the topic exhausted.
             if (relevance >= EVIDENCE_RELEVANCE) ({ hit, novel } = this.#observeEvidence(page.markdown));
         }
+        this.#remember(hit);
         this.#stopReason ??= this.#stopNow();
         return { hit, novel, stop: this.#stopReason };
     }
@@ -179,6 +206,8 @@ export class AdaptiveStop {
             terms: [...this.#query.terms],
             termEvidence: [...this.#termEvidence],
             seen: [...this.#seen],
+            recent: this.#recent.map(Number),
+            earlier: { ...this.#earlier },
             collected: this.#collected,
             stale: this.#stale,
             cold: this.#cold,
@@ -199,6 +228,8 @@ export class AdaptiveStop {
         const stop = new AdaptiveStop(query, json.options);
         json.termEvidence.forEach((evidence, i) => { stop.#termEvidence[i] = evidence; });
         for (const hash of json.seen) stop.#seen.add(hash);
+        stop.#recent = (json.recent ?? []).map(Boolean);
+        stop.#earlier = { ...(json.earlier ?? { pages: 0, hits: 0 }) };
         stop.#collected = json.collected;
         stop.#stale = json.stale;
         stop.#cold = json.cold;
@@ -220,14 +251,18 @@ export class AdaptiveStop {
     /** Counts the page's new paragraphs as evidence; says whether there were any, and whether they were a real gain. */
     #observeEvidence(markdown: string): { hit: boolean; novel: boolean } {
         let gain = 0;
+        let pageWords = 0;
         for (const block of paragraphs(markdown)) {
+            const words = wordCount(block);
+            pageWords += words;
             const hash = hash53(block);
             if (this.#seen.has(hash)) continue;
             this.#seen.add(hash);
-            gain += wordCount(block);
+            gain += words;
             for (const term of this.#query.termsIn(block)) this.#termEvidence[term]! += 1;
         }
-        if (gain === 0 || gain < this.#options.minGain * this.#collected) {
+        const worthwhile = gain >= this.#options.minGain * this.#collected || gain >= NOVEL_PAGE_SHARE * pageWords;
+        if (gain === 0 || !worthwhile) {
             this.#stale += 1;
             return { hit: false, novel: gain > 0 };
         }
@@ -244,11 +279,32 @@ export class AdaptiveStop {
         return sum / this.#termEvidence.length;
     }
 
+    /** Keeps the hit record of the pages since the first source: a window of recent pages and the sum before it. */
+    #remember(hit: boolean): void {
+        if (this.#sources === 0) return;
+        this.#recent.push(hit);
+        if (this.#recent.length > HARVEST_WINDOW_PATIENCE * this.#options.patience) {
+            const left = this.#recent.shift()!;
+            this.#earlier.pages += 1;
+            if (left) this.#earlier.hits += 1;
+        }
+    }
+
+    /** The recent window's harvest is clearly below the harvest before it (upper bound below lower bound). */
+    #harvestDropped(): boolean {
+        if (this.#recent.length < HARVEST_WINDOW_PATIENCE * this.#options.patience || this.#earlier.pages === 0) return false;
+        const recentHits = this.#recent.filter(Boolean).length;
+        const [, recentUpper] = wilson(recentHits, this.#recent.length);
+        const [earlierLower] = wilson(this.#earlier.hits, this.#earlier.pages);
+        return recentUpper < earlierLower;
+    }
+
     #stopNow(): StopReason | null {
         const { patience, coverageThreshold } = this.#options;
         if (this.#sources === 0 && this.#cold >= COLD_PATIENCE * patience) return 'no_relevant_pages';
+        if (this.#stale < Math.ceil(patience / 2) || !this.#harvestDropped()) return null;
         const covered = this.#sources >= MIN_SOURCES && this.#coverage() >= coverageThreshold;
-        if (covered && this.#stale >= Math.ceil(patience / 2)) return 'coverage_reached';
+        if (covered) return 'coverage_reached';
         if (this.#stale >= patience) return 'saturated';
         return null;
     }

@@ -5,6 +5,7 @@ import {
     AdaptiveStop,
     DEFAULT_ADAPTIVE_OPTIONS,
     EVIDENCE_RELEVANCE,
+    HARVEST_WINDOW_PATIENCE,
     MIN_RELEVANCE,
     type AdaptivePage,
     type QueryTerms,
@@ -45,8 +46,8 @@ describe('AdaptiveStop', () => {
         const listing = paragraphsAbout('housing', 20, 'card'); // 180 words: the minGain bar is 9
         expect(stop.observe(relevant(listing)).novel).toBe(true);
         expect(stop.observe(relevant(listing)).novel).toBe(false); // the same cards again, e.g. a filtered view of the list
-        const small = stop.observe(relevant('One new sentence on student housing.'));
-        expect(small).toMatchObject({ hit: false, novel: true }); // below minGain of the harvest, yet new
+        const mostlyOld = stop.observe(relevant(`${listing}\n\nOne new sentence on student housing.`));
+        expect(mostlyOld).toMatchObject({ hit: false, novel: true }); // new, but a small share of the page and below minGain
         expect(stop.observe({ relevance: (MIN_RELEVANCE + EVIDENCE_RELEVANCE) / 2, markdown: listing, blind: false }).novel).toBe(true); // neutral band: not compared
         expect(stop.observe(linkedJunk).novel).toBe(false);
     });
@@ -99,20 +100,26 @@ describe('AdaptiveStop', () => {
         expect(stop.summary().termEvidence).toEqual([0, 2]);
     });
 
-    it('needs two sources for coverage: one rich page alone does not stop early', () => {
+    /** Feeds `n` irrelevant pages reached through promising links; returns the stop verdicts. */
+    const junk = (stop: AdaptiveStop, n: number) => observeAll(stop, Array(n).fill(linkedJunk)).map((v) => v.stop);
+    /** Window of recent pages compared with the earlier harvest. */
+    const WINDOW = HARVEST_WINDOW_PATIENCE * DEFAULT_ADAPTIVE_OPTIONS.patience;
+
+    it('needs two sources for coverage: one rich page alone ends saturated, not covered', () => {
         const rich = relevant(`${paragraphsAbout('student', 3, 's')}\n\n${paragraphsAbout('housing', 3, 'h')}`);
         const alone = new AdaptiveStop(query);
         alone.observe(rich);
         expect(alone.summary()).toMatchObject({ coverage: 1, sources: 1 });
-        const afterRich = observeAll(alone, Array(5).fill(linkedJunk)).map((v) => v.stop);
-        expect(afterRich).toEqual([null, null, null, null, 'saturated']);
+        expect(junk(alone, WINDOW + 1).at(-1)).toBe('saturated');
 
         const twoSources = new AdaptiveStop(query);
         twoSources.observe(rich);
         expect(twoSources.observe(relevant(paragraphsAbout('housing fees', 2, 'f'))).hit).toBe(true);
         expect(twoSources.summary()).toMatchObject({ coverage: 1, sources: 2 });
-        // ⌈5 / 2⌉ = 3 stale pages once covered.
-        expect(observeAll(twoSources, Array(3).fill(linkedJunk)).map((v) => v.stop)).toEqual([null, null, 'coverage_reached']);
+        const stops = junk(twoSources, WINDOW);
+        // the first moment the recent window (all empty) is clearly below the two hits before it
+        expect(stops.indexOf('coverage_reached')).toBe(WINDOW - 1);
+        expect(stops.slice(0, WINDOW - 1).every((s) => s === null)).toBe(true);
     });
 
     it('does not call a query covered below the coverage threshold', () => {
@@ -120,19 +127,40 @@ describe('AdaptiveStop', () => {
         observeAll(stop, [relevant(paragraphsAbout('student', 3, 'a')), relevant(paragraphsAbout('housing', 1, 'b'))]);
         // coverage = (1 + 1/3) / 2 ≈ 0.67
         expect(stop.summary().coverage).toBeCloseTo(2 / 3, 10);
-        expect(observeAll(stop, Array(5).fill(linkedJunk)).map((v) => v.stop)).toEqual([null, null, null, null, 'saturated']);
+        expect(junk(stop, WINDOW).at(-1)).toBe('saturated');
     });
 
-    it('saturates after patience pages without new content and keeps reporting it', () => {
-        const page = relevant(paragraphsAbout('student', 4, 'x'));
+    it('saturates once the recent harvest is clearly below the earlier one, and keeps reporting it', () => {
         const stop = new AdaptiveStop(query, { patience: 4 });
-        expect(stop.observe(page)).toEqual({ hit: true, novel: true, stop: null });
-        const repeats = observeAll(stop, Array(4).fill(page));
-        expect(repeats.map((v) => v.stop)).toEqual([null, null, null, 'saturated']);
+        const window = HARVEST_WINDOW_PATIENCE * 4;
+        for (let i = 0; i < 6; i++) expect(stop.observe(relevant(paragraphsAbout('student', 2, `p${i}`))).hit).toBe(true);
+        const page = relevant(paragraphsAbout('student', 2, 'p0')); // read before: nothing new
+        const repeats = observeAll(stop, Array(window).fill(page));
         expect(repeats.every((v) => !v.hit)).toBe(true);
+        const first = repeats.findIndex((v) => v.stop === 'saturated');
+        // six hits then nothing: the window of 16 must have pushed some hits out before it is "clearly below"
+        expect(first).toBeGreaterThan(4);
+        expect(repeats.slice(first).every((v) => v.stop === 'saturated')).toBe(true);
         // Later pages are still accounted (hit is reported) but the stop reason stays.
         expect(stop.observe(relevant(paragraphsAbout('housing', 3, 'late')))).toEqual({ hit: true, novel: true, stop: 'saturated' });
-        expect(stop.observe(blindJunk).stop).toBe('saturated');
+    });
+
+    it('never stops a crawl whose harvest holds up, with runs of empty pages longer than the patience', () => {
+        fc.assert(
+            fc.property(fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 4 }), (pattern) => {
+                // A steady harvest: the same pattern of hits and empty runs, over and over (up to 7 empty pages in a row).
+                const stop = new AdaptiveStop(query);
+                let n = 0;
+                for (let round = 0; round < 15; round++) {
+                    for (const gap of pattern) {
+                        if (stop.observe(relevant(paragraphsAbout('student housing', 2, `h${n++}`))).stop) return false;
+                        if (junk(stop, gap).some((s) => s !== null)) return false;
+                    }
+                }
+                return true;
+            }),
+            { numRuns: 200 },
+        );
     });
 
     it('resets staleness when a page brings new content', () => {
@@ -143,25 +171,23 @@ describe('AdaptiveStop', () => {
         expect(observeAll(stop, Array(4).fill(linkedJunk)).every((v) => v.stop === null)).toBe(true);
     });
 
-    it('counts a page adding less than minGain of the collected words as nothing new', () => {
+    it('counts a page adding little new text, both below minGain and below half of the page, as nothing new', () => {
         const stop = new AdaptiveStop(query, { minGain: 0.05 });
         // 100 words collected.
         const hundredWords = Array.from({ length: 10 }, (_, i) => `student w${i} a b c d e f g h`).join('\n\n');
         expect(stop.observe(relevant(hundredWords)).hit).toBe(true);
-        expect(stop.observe(relevant('housing one two three'))).toEqual({ hit: false, novel: true, stop: null }); // 4 < 5
+        expect(stop.observe(relevant(`${hundredWords}\n\nhousing one two three`))).toEqual({ hit: false, novel: true, stop: null }); // 4 < 5, 4 < 52
         expect(stop.summary()).toMatchObject({ sources: 1, termEvidence: [10, 1] });
-        expect(stop.observe(relevant('housing one two three four')).hit).toBe(true); // 5 ≥ 5
+        expect(stop.observe(relevant(`${hundredWords}\n\nhousing one two three four`)).hit).toBe(true); // 5 ≥ 0.05 · 100
         expect(stop.summary().sources).toBe(2);
     });
 
-    it('raises the bar with the harvest: equal-sized new pages stop counting after 1/minGain + 1 sources', () => {
+    it('keeps counting wholly new pages however much was collected: the minGain bar does not stop a collection', () => {
         const stop = new AdaptiveStop(query, { minGain: 0.1, patience: 3 });
         const page = (i: number) => relevant(`student page ${i} has exactly eight words here`);
-        const verdicts = Array.from({ length: 14 }, (_, i) => stop.observe(page(i)));
-        // Page k (0-based) is a hit while 8 ≥ 0.1 · 8k, i.e. k ≤ 10.
-        expect(verdicts.map((v) => v.hit)).toEqual([...Array(11).fill(true), false, false, false]);
-        expect(verdicts[13]!.stop).toBe('saturated');
-        expect(stop.summary().sources).toBe(11);
+        const verdicts = Array.from({ length: 40 }, (_, i) => stop.observe(page(i)));
+        expect(verdicts.every((v) => v.hit && v.stop === null)).toBe(true);
+        expect(stop.summary().sources).toBe(40);
     });
 
     it('counts repeated boilerplate paragraphs once, however they are wrapped', () => {

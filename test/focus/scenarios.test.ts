@@ -127,7 +127,9 @@ describe('a news cluster with the query words in every footer', () => {
     });
 
     it('fetches the visa page before any news article, and proves the international cluster, not the news one', () => {
-        const focus = new Focus(query, { seedUrls: [SEED] });
+        // Patience 2: the stop rules compare a window of 4 × patience recent pages with the harvest before it, and
+        // this fixture site has only 20 pages.
+        const focus = new Focus(query, { seedUrls: [SEED], adaptive: { patience: 2 } });
         focus.noteSeedLanguage('en');
         const fetched = crawl(focus).map((f) => f.name);
         const visa = fetched.indexOf('visa');
