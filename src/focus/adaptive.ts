@@ -28,7 +28,7 @@ export const NOVEL_PAGE_SHARE = 0.5;
 /**
  * Recent pages compared with the crawl before them, in multiples of `patience`. [I] Consecutive empty pages alone
  * stop a crawl whose harvest is 50 % after a few unlucky pages (five in a row happen every ~32 pages); the saturation
- * rules therefore also need the recent harvest to be clearly below the earlier one (Wilson intervals, as §7.1 does for
+ * rules therefore also need the recent share of novel pages to be clearly below the earlier one (Wilson intervals, as §7.1 does for
  * site parts).
  */
 export const HARVEST_WINDOW_PATIENCE = 4;
@@ -40,8 +40,8 @@ export type StopReason = 'coverage_reached' | 'saturated' | 'no_relevant_pages' 
 export interface AdaptiveOptions {
     /**
      * Consecutive pages without new relevant content before the crawl counts as saturated, provided
-     * the harvest of the last {@link HARVEST_WINDOW_PATIENCE} × patience pages is also clearly below
-     * the harvest before them. Half of it (rounded up) suffices once the query is covered; twice it
+     * the share of novel pages among the last {@link HARVEST_WINDOW_PATIENCE} × patience pages is also clearly below
+     * the share before them. Half of it (rounded up) suffices once the query is covered; twice it
      * is allowed for blind irrelevant pages before anything relevant is found.
      * @default 5
      */
@@ -127,9 +127,9 @@ export interface AdaptiveStopJSON {
     terms: string[];
     termEvidence: number[];
     seen: number[];
-    /** Hit (1) or not (0) of the pages since the first source, most recent last; at most the window. */
+    /** Novel (1) or not (0), the pages since the first source, most recent last; at most the window. */
     recent: number[];
-    /** Pages and hits since the first source, before the recent window. */
+    /** Pages and novel pages (`hits`) since the first source, before the recent window. */
     earlier: { pages: number; hits: number };
     collected: number;
     stale: number;
@@ -155,9 +155,9 @@ export class AdaptiveStop {
     #sources = 0;
     #relevantPages = 0;
     #stopReason: StopReason | null = null;
-    /** Hits of the most recent pages since the first source, oldest first (at most the window). */
+    /** Novelty of the most recent pages since the first source, oldest first (at most the window). */
     #recent: boolean[] = [];
-    /** Pages and hits since the first source that have left the recent window. */
+    /** Pages and novel pages (`hits`) since the first source that have left the recent window. */
     #earlier = { pages: 0, hits: 0 };
 
     constructor(query: QueryTerms, options: AdaptiveOptions = {}) {
@@ -180,7 +180,7 @@ export class AdaptiveStop {
             // Pages in the neutral band can neither complete coverage nor declare the topic exhausted.
             if (relevance >= EVIDENCE_RELEVANCE) ({ hit, novel } = this.#observeEvidence(page.markdown));
         }
-        this.#remember(hit);
+        this.#remember(novel);
         this.#stopReason ??= this.#stopNow();
         return { hit, novel, stop: this.#stopReason };
     }
@@ -279,10 +279,15 @@ export class AdaptiveStop {
         return sum / this.#termEvidence.length;
     }
 
-    /** Keeps the hit record of the pages since the first source: a window of recent pages and the sum before it. */
-    #remember(hit: boolean): void {
+    /**
+     * Keeps the record of novel pages (relevant, with a paragraph not read before) since the first source: a window of
+     * recent pages and the sum before it. Novel pages, not hits, because a collection keeps paying off while each new
+     * page brings its own text, even when most of every page is shared boilerplate (acl2020 paper pages list similar
+     * papers: 97 % of the pages of a dialogue-systems crawl were relevant, few counted as hits).
+     */
+    #remember(novel: boolean): void {
         if (this.#sources === 0) return;
-        this.#recent.push(hit);
+        this.#recent.push(novel);
         if (this.#recent.length > HARVEST_WINDOW_PATIENCE * this.#options.patience) {
             const left = this.#recent.shift()!;
             this.#earlier.pages += 1;
@@ -290,7 +295,7 @@ export class AdaptiveStop {
         }
     }
 
-    /** The recent window's harvest is clearly below the harvest before it (upper bound below lower bound). */
+    /** The recent window's share of novel pages is clearly below the share before it (upper bound below lower bound). */
     #harvestDropped(): boolean {
         if (this.#recent.length < HARVEST_WINDOW_PATIENCE * this.#options.patience || this.#earlier.pages === 0) return false;
         const recentHits = this.#recent.filter(Boolean).length;
