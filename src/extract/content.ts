@@ -2,6 +2,7 @@
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import { elementsWhere, hasAncestor, textWeight } from './dom.js';
+import { linkDensity, MAX_LINK_DENSITY, removeNavigationBlocks } from './navigation.js';
 
 /** Navigation, embedded and form elements: never the page's own words. */
 const BOILERPLATE_ELEMENTS = new Set(['svg', 'iframe', 'nav', 'aside', 'form']);
@@ -16,6 +17,8 @@ const SECTIONING = new Set(['article', 'aside', 'main', 'nav', 'section']);
 /**
  * A container holding more than this share of the page's text is the page, whatever it is marked as:
  * ASP.NET WebForms wrap whole pages in a <form>, and modal scripts set aria-hidden on the app root.
+ * A navigation landmark that is mostly link text is a menu however large (a mega-menu outweighs a
+ * short page).
  */
 const MAX_BOILERPLATE_SHARE = 0.5;
 
@@ -25,13 +28,14 @@ const MIN_MAIN_SHARE = 0.3;
 /**
  * Removes boilerplate from the document and returns the root of the main content: the first
  * <main> or [role=main], else the largest <article>, if it holds enough of the remaining text;
- * otherwise <body> (or the document when there is no body).
+ * otherwise <body> (or the document when there is no body). Link-dense navigation blocks inside
+ * the main content go too (see {@link removeNavigationBlocks}).
  */
 export function isolateMainContent($: CheerioAPI): AnyNode {
   const page: AnyNode = $('body').get(0) ?? $.root().get(0)!;
   const pageWeight = textWeight(page);
   const furniture = elementsWhere(page, isBoilerplate).filter(
-    (element) => textWeight(element) <= MAX_BOILERPLATE_SHARE * pageWeight,
+    (element) => textWeight(element) <= MAX_BOILERPLATE_SHARE * pageWeight || isLinkDenseNavigation(element),
   );
   $(furniture).remove();
 
@@ -41,7 +45,14 @@ export function isolateMainContent($: CheerioAPI): AnyNode {
   const articles = elementsWhere(page, (element) => element.name === 'article').map(weighed);
   const candidates = [...mains.map(weighed), ...articles.sort((a, b) => b.weight - a.weight)];
   const main = candidates.find(({ weight }) => weight > 0 && weight >= MIN_MAIN_SHARE * contentWeight);
-  return main?.element ?? page;
+  const root = main?.element ?? page;
+  removeNavigationBlocks($, root);
+  return root;
+}
+
+function isLinkDenseNavigation(element: Element): boolean {
+  const isNavigation = element.name === 'nav' || element.attribs['role'] === 'navigation';
+  return isNavigation && linkDensity(element) > MAX_LINK_DENSITY;
 }
 
 /** Navigation, page banner and footer, embedded frames, forms, and hidden elements. */
