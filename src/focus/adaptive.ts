@@ -4,6 +4,7 @@
  * Novelty is measured on paragraphs, so navigation, footers and reposts count once.
  */
 
+import { textFingerprint } from '../frontier/fingerprint.js';
 import { wilson } from '../stat/index.js';
 
 /** Below this relevance a page is irrelevant: it never gives evidence (pagesift `adaptive.rs`; old 0.12 converted on 1,833 judged pages). */
@@ -255,7 +256,7 @@ export class AdaptiveStop {
         for (const block of paragraphs(markdown)) {
             const words = wordCount(block);
             pageWords += words;
-            const hash = hash53(block);
+            const hash = textFingerprint(block);
             if (this.#seen.has(hash)) continue;
             this.#seen.add(hash);
             gain += words;
@@ -344,21 +345,4 @@ function paragraphs(markdown: string): string[] {
 /** Token estimate: words separated by whitespace. */
 function wordCount(normalisedBlock: string): number {
     return normalisedBlock.split(' ').length;
-}
-
-/**
- * 53-bit string hash (cyrb53, bryc, public domain): two mixed 32-bit lanes fit a safe integer, so
- * the seen-set holds plain numbers and collisions stay negligible for millions of paragraphs.
- */
-function hash53(text: string): number {
-    let h1 = 0xdeadbeef;
-    let h2 = 0x41c6ce57;
-    for (let i = 0; i < text.length; i++) {
-        const code = text.charCodeAt(i);
-        h1 = Math.imul(h1 ^ code, 2654435761);
-        h2 = Math.imul(h2 ^ code, 1597334677);
-    }
-    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-    return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }

@@ -4,6 +4,8 @@
  * distance ≤ 3, found through the fingerprint's bands.
  */
 
+import { hashLanes } from './fingerprint.js';
+
 /** Hamming distance at or under which two 64-bit SimHashes are near-duplicates (Manku et al. 2007, k = 3). */
 export const NEAR_DUPLICATE_DISTANCE = 3;
 
@@ -35,7 +37,7 @@ export function simHash(text: string): SimHash | null {
     }
     const sums = new Float64Array(64);
     for (const [shingle, count] of counts) {
-        const [hi, lo] = hash64(shingle);
+        const [hi, lo] = hashLanes(shingle);
         for (let bit = 0; bit < 32; bit++) {
             sums[bit] = sums[bit]! + ((hi >>> bit) & 1 ? count : -count);
             sums[32 + bit] = sums[32 + bit]! + ((lo >>> bit) & 1 ? count : -count);
@@ -126,20 +128,6 @@ const BAND_HEX = 16 / BANDS;
 
 function bandKeys(hash: SimHash): string[] {
     return Array.from({ length: BANDS }, (_, band) => `${band}:${hash.slice(band * BAND_HEX, (band + 1) * BAND_HEX)}`);
-}
-
-/** Two independent 32-bit lanes of a string hash (bryc's cyrb53 layout, MurmurHash3 fmix32 finaliser). */
-function hash64(text: string): [number, number] {
-    let h1 = 0xdeadbeef;
-    let h2 = 0x41c6ce57;
-    for (let i = 0; i < text.length; i++) {
-        const code = text.charCodeAt(i);
-        h1 = Math.imul(h1 ^ code, 2654435761);
-        h2 = Math.imul(h2 ^ code, 1597334677);
-    }
-    h1 = Math.imul(h1 ^ (h1 >>> 16), 0x85ebca6b) ^ Math.imul(h2 ^ (h2 >>> 13), 0xc2b2ae35);
-    h2 = Math.imul(h2 ^ (h2 >>> 16), 0x85ebca6b) ^ Math.imul(h1 ^ (h1 >>> 13), 0xc2b2ae35);
-    return [h1 >>> 0, h2 >>> 0];
 }
 
 function popCount(n: number): number {

@@ -6,3 +6,5 @@ export * from './skip.js';
 export * from './shape.js';
 export * from './dedup.js';
 export * from './language.js';
+export * from './robots.js';
+export * from './sitemap.js';
