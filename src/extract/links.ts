@@ -10,7 +10,7 @@ export interface ExtractedLink {
   anchor: string;
   /** The line around the link in the main content's Markdown (≤ CONTEXT_BYTES bytes); '' outside the main content or when no line holds the link. */
   context: string;
-  /** True when the URL is linked from the main content (navigation, header, footer and asides are not). */
+  /** True when the URL is linked from the main content (navigation, header, footer, asides and link-dense menus inside the main container are not). */
   inMainContent: boolean;
 }
 

@@ -56,8 +56,8 @@ export function linkDensity(element: Element): number {
 /**
  * Removes the navigation blocks under `root`: blocks of at least {@link MIN_NAVIGATION_LINKS} links
  * whose text is mostly link text with short anchors. A block holding a heading of its own words
- * (not a link) is a section of the page, judged by its parts; a data table is judged whole, since
- * its cells belong to the table.
+ * (not a link) is a section of the page, judged by its parts; a data table stays whole, links and
+ * all, since its cells are data (Readability never cleans inside one either).
  *
  * When the rest would say less than {@link MIN_CONTENT_CHARS}, the page is an index whose link
  * lists are its content: the blocks that follow its title (the first <h1>, else the first heading)
@@ -73,6 +73,7 @@ export function removeNavigationBlocks($: CheerioAPI, root: AnyNode): void {
   const pending: AnyNode[] = [root];
   for (let current = pending.pop(); current !== undefined; current = pending.pop(), order += 1) {
     if (!isElement(current)) continue;
+    if (current !== root && current.name === 'table' && isDataTable(current)) continue;
     const own = stats.get(current)!;
     if (current !== root && BLOCKS.has(current.name) && own.labels === 0 && isNavigation(own)) {
       blocks.push({ element: current, order });
@@ -83,7 +84,6 @@ export function removeNavigationBlocks($: CheerioAPI, root: AnyNode): void {
       firstHeading ??= order;
       if (current.name === 'h1') title ??= order;
     }
-    if (current.name === 'table' && current !== root && isDataTable(current)) continue;
     for (let i = current.children.length - 1; i >= 0; i--) pending.push(current.children[i]!);
   }
   const isIndex = stats.get(root)!.chars - removedChars < MIN_CONTENT_CHARS;
