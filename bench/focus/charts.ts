@@ -1,6 +1,6 @@
 import { recallChartSvg } from './chart.js';
 import type { ChartMarker, ChartSeries } from './chart.js';
-import { CRAWLERS, crawlerInfo } from './crawlers.js';
+import { CRAWLERS } from './crawlers.js';
 import type { ScoredRun } from './runner.js';
 
 /**
@@ -16,7 +16,8 @@ export function chartFor(runs: ScoredRun[], budgets: readonly number[]): string 
         const mine = runs.filter((one) => one.finished.run.crawler === kind).sort((a, b) => a.finished.run.budget - b.finished.run.budget);
         const largest = mine.at(-1);
         if (!largest) continue;
-        series.push({ label, colour, recall: largest.score.recallCurve, dashed: kind === 'focus-never' });
+        // Dashed lines stay visible over a line they coincide with (Cheerio often crawls exactly what Playwright does).
+        series.push({ label, colour, recall: largest.score.recallCurve, dashed: kind === 'focus-never' || kind === 'cheerio' });
         for (const smaller of mine.slice(0, -1)) {
             const curve = smaller.score.recallCurve;
             markers.push({ colour, pages: curve.length, recall: curve.at(-1) ?? 0 });
@@ -29,6 +30,6 @@ export function chartFor(runs: ScoredRun[], budgets: readonly number[]): string 
         maxPages: Math.max(...budgets),
         series,
         markers,
-        ...(hasMarkers ? { markerNote: `end of a separate ${crawlerInfo('focus').label} run at a smaller budget` } : {}),
+        ...(hasMarkers ? { markerNote: 'end of a run at a smaller budget' } : {}),
     });
 }

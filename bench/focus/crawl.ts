@@ -9,6 +9,7 @@ import { createFocusedCrawler } from '../../src/crawlee/create-focused-crawler.j
 import type { FocusReport } from '../../src/crawlee/report.js';
 import type { CrawlerKind } from './crawlers.js';
 import { UrlKeywordQueue } from './keyword-queue.js';
+import { sourceHash } from './plan.js';
 
 /** A crawl to run: either a crawler of the bench, or (cost mode) a fixed URL list without link following. */
 export interface CrawlSpec {
@@ -35,6 +36,8 @@ export interface CrawlOutcome {
     report?: FocusReport;
     /** Pages the crawler's handler saw. */
     pagesHandled: number;
+    /** Content hash of src/ when this crawl started (other work may change src/ during a long bench). */
+    srcHash?: string;
     error?: string;
 }
 
@@ -67,6 +70,9 @@ async function runFocus(spec: CrawlSpec): Promise<Pick<CrawlOutcome, 'report' | 
         ignoreHttpsErrors: true,
         storageDir: spec.storageDir,
         resume: false,
+        // Like the baselines (Crawlee ignores robots.txt by default). Honouring it would also apply stanford-cs's
+        // Crawl-delay of 10 s.
+        respectRobotsTxt: false,
         ...(spec.maxConcurrency ? { maxConcurrency: spec.maxConcurrency } : {}),
         ...(spec.domQuietMillis !== undefined ? { domQuietMillis: spec.domQuietMillis } : {}),
         requestHandler: () => progress(++pagesHandled),
@@ -109,13 +115,14 @@ async function runPlain(spec: CrawlSpec): Promise<Pick<CrawlOutcome, 'pagesHandl
 async function main(specFile: string): Promise<void> {
     const spec = JSON.parse(readFileSync(specFile, 'utf8')) as CrawlSpec;
     log.setLevel(LogLevel.WARNING);
+    const srcHash = sourceHash();
     const startedAt = Date.now();
     let outcome: CrawlOutcome;
     try {
         const result = spec.kind === 'focus' || spec.kind === 'focus-never' || spec.kind === 'focus-list' ? await runFocus(spec) : await runPlain(spec);
-        outcome = { kind: spec.kind, startedAt, wallMillis: Date.now() - startedAt, ...result };
+        outcome = { kind: spec.kind, startedAt, wallMillis: Date.now() - startedAt, srcHash, ...result };
     } catch (error) {
-        outcome = { kind: spec.kind, startedAt, wallMillis: Date.now() - startedAt, pagesHandled: 0, error: String((error as Error)?.stack ?? error) };
+        outcome = { kind: spec.kind, startedAt, wallMillis: Date.now() - startedAt, srcHash, pagesHandled: 0, error: String((error as Error)?.stack ?? error) };
     }
     writeFileSync(spec.outcomeFile, JSON.stringify(outcome, null, 2));
     process.exit(outcome.error ? 1 : 0);

@@ -1,11 +1,11 @@
 // `npm run bench:focus [-- options]`: crawlee-focus against Crawlee's breadth-first crawlers and a URL-keyword
 // best-first crawler on the shared corpora, scored from the corpus server's request log. See bench/results/README.md.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { chartFor } from './charts.js';
-import { formatCost, measureCost } from './cost.js';
+import { COST_PAGES, formatCost, measureCost } from './cost.js';
 import type { CostResult } from './cost.js';
 import { CRAWLERS, crawlerInfo } from './crawlers.js';
 import type { CrawlerKind } from './crawlers.js';
@@ -14,7 +14,7 @@ import { BUDGETS, planRuns, selectLabels, sourceHash } from './plan.js';
 import type { PlanFilters } from './plan.js';
 import { formatRow, fullTable, resultRows, summaryTable } from './report.js';
 import type { ResultRow } from './report.js';
-import { cachedOutcome, executeRun, scoreRun } from './runner.js';
+import { cachedOutcome, executeRun, runDir, scoreRun } from './runner.js';
 import type { ScoredRun } from './runner.js';
 
 const USAGE = `npm run bench:focus [-- options]
@@ -26,6 +26,7 @@ const USAGE = `npm run bench:focus [-- options]
   --budgets <50,100>   page budgets (default ${BUDGETS.join(',')})
   --fresh              crawl again even when a run is cached
   --report-only        crawl nothing: tabulate the cached runs (missing ones are listed)
+  --src <hash>         use crawlee-focus runs cached for this src/ hash instead of the current one
   --no-cost            skip the cost-ratio measurement
   --cost-only          only the cost-ratio measurement
 Runs are cached per run id in bench/results/runs/<id> (crawlee-focus runs per version of src/).`;
@@ -49,6 +50,7 @@ function parse(argv: string[]) {
             budgets: { type: 'string' },
             fresh: { type: 'boolean' },
             'report-only': { type: 'boolean' },
+            src: { type: 'string' },
             'no-cost': { type: 'boolean' },
             'cost-only': { type: 'boolean' },
             help: { type: 'boolean', short: 'h' },
@@ -77,6 +79,7 @@ function parse(argv: string[]) {
         filtered,
         fresh: Boolean(values.fresh),
         reportOnly: Boolean(values['report-only']),
+        src: values.src,
         cost: !quick && !values['no-cost'] && !values['report-only'],
         costOnly: Boolean(values['cost-only']),
     };
@@ -99,7 +102,7 @@ async function main(): Promise<void> {
     }
     const benchStarted = Date.now();
     const labels = loadLabels();
-    const src = sourceHash();
+    const src = args.src ?? sourceHash();
     const budgets = [...(args.filters.budgets ?? BUDGETS)].sort((a, b) => a - b);
     const runs = args.costOnly ? [] : planRuns(labels, args.filters, src);
     const selected = selectLabels(labels, args.filters);
@@ -137,6 +140,7 @@ async function main(): Promise<void> {
 
     let cost: CostResult | null = null;
     if (args.cost || args.costOnly) cost = await runCost(scored, selected, src, args.fresh);
+    else if (!args.quick && !args.filtered) cost = previousCost();
 
     const rows = scored.flatMap((one) => resultRows(one, budgets));
     const name = args.quick ? 'quick' : args.filtered ? 'selection' : 'results';
@@ -147,18 +151,35 @@ async function main(): Promise<void> {
     console.log(`Wrote bench/results/${name}.md and ${name}.json in ${Math.round((Date.now() - benchStarted) / 1000)} s.`);
 }
 
-/** The cost ratio on the first selected label, from the first pages of its crawlee-focus run. */
+/** The cost ratio of an earlier full run, kept when this one skips it (`--no-cost`, `--report-only`). */
+function previousCost(): CostResult | null {
+    const file = path.join(RESULTS_DIR, 'cost.json');
+    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as CostResult) : null;
+}
+
+/**
+ * The cost ratio on the first selected label, from the first pages of one of its crawlee-focus runs (the adaptive
+ * stop may end a run before {@link COST_PAGES}; then a `stop: 'never'` run supplies them, crawled if not cached).
+ */
 async function runCost(scored: ScoredRun[], selected: ReturnType<typeof loadLabels>, src: string, fresh: boolean): Promise<CostResult> {
     const label = selected[0];
     if (!label) throw new Error('The cost ratio needs a label: widen --site/--query.');
-    let source = scored.find((one) => one.label.id === label.id && one.finished.run.crawler.startsWith('focus') && one.score.pageUrls.length >= 60);
-    if (!source) {
-        const [run] = planRuns([label], { crawlers: ['focus'], budgets: [100] }, src);
-        const finished = await executeRun(run!, { fresh });
-        source = await scoreRun(finished, label, [100]);
+    const long = (one: ScoredRun) => one.label.id === label.id && one.finished.run.crawler.startsWith('focus') && one.score.pageUrls.length >= COST_PAGES;
+    let source = scored.find(long);
+    for (const run of planRuns([label], { crawlers: ['focus-never'], budgets: [100, 200] }, src)) {
+        if (source) break;
+        const outcome = cachedOutcome(run.id);
+        if (outcome) source = await scoreRun({ run, outcome, logFile: path.join(runDir(run.id), 'requests.jsonl'), cached: true }, label, [run.budget]);
+        if (source && !long(source)) source = undefined;
     }
-    console.log(`Cost ratio on ${label.id} (6 crawls of ${Math.min(60, source.score.pageUrls.length)} pages):`);
-    return measureCost(label, source.score.pageUrls, (line) => console.log(line));
+    if (!source) {
+        const [run] = planRuns([label], { crawlers: ['focus-never'], budgets: [100] }, src);
+        source = await scoreRun(await executeRun(run!, { fresh }), label, [100]);
+    }
+    console.log(`Cost ratio on ${label.id} (6 crawls of the first ${COST_PAGES} pages of ${source.finished.run.id}):`);
+    const cost = await measureCost(label, source.score.pageUrls, (line) => console.log(line));
+    writeFileSync(path.join(RESULTS_DIR, 'cost.json'), `${JSON.stringify(cost, null, 1)}\n`);
+    return cost;
 }
 
 function writeResults(
