@@ -20,6 +20,12 @@ export const MAX_LINK_DENSITY = 0.5;
  */
 const DESCRIPTIVE_ANCHOR_WORDS = 5;
 
+/**
+ * Words of their own per link, beside the anchors, from which a list describes what it links to
+ * (an API index: "copyText – copy a segment of text"); a menu has none, a pager one or two.
+ */
+const DESCRIBED_LINK_WORDS = 3;
+
 /** Fewer links than this are a button, a download or a pager, not a menu; they stay. */
 const MIN_NAVIGATION_LINKS = 3;
 
@@ -34,17 +40,22 @@ const BLOCKS = new Set(['div', 'section', 'header', 'footer', 'aside', 'nav', 'u
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
+/** Elements whose text, when mostly not link text, is the page speaking in its own words. */
+const OWN_WORDS_ELEMENTS = new Set([...HEADINGS, 'p']);
+
 interface TextStats {
   /** Non-whitespace characters. */
   chars: number;
+  /** Whitespace-separated words. */
+  words: number;
   /** Non-whitespace characters inside links. */
   linkChars: number;
   /** Words inside links. */
   linkWords: number;
   /** `<a>` elements. */
   links: number;
-  /** Headings with words of their own, outside links. */
-  labels: number;
+  /** Headings and paragraphs mostly in their own words, and data tables: content wherever they sit. */
+  contentMarks: number;
 }
 
 /** The share of `element`'s text that is link text; 0 for an element without text. */
@@ -55,9 +66,10 @@ export function linkDensity(element: Element): number {
 
 /**
  * Removes the navigation blocks under `root`: blocks of at least {@link MIN_NAVIGATION_LINKS} links
- * whose text is mostly link text with short anchors. A block holding a heading of its own words
- * (not a link) is a section of the page, judged by its parts; a data table stays whole, links and
- * all, since its cells are data (Readability never cleans inside one either).
+ * whose text is mostly link text, with short anchors and few words of their own beside them. A
+ * block holding content (a heading or paragraph mostly in its own words, or a data table) is judged
+ * by its parts; a data table stays whole, links and all, since its cells are data (Readability
+ * never cleans inside one either).
  *
  * When the rest would say less than {@link MIN_CONTENT_CHARS}, the page is an index whose link
  * lists are its content: the blocks that follow its title (the first <h1>, else the first heading)
@@ -75,7 +87,7 @@ export function removeNavigationBlocks($: CheerioAPI, root: AnyNode): void {
     if (!isElement(current)) continue;
     if (current !== root && current.name === 'table' && isDataTable(current)) continue;
     const own = stats.get(current)!;
-    if (current !== root && BLOCKS.has(current.name) && own.labels === 0 && isNavigation(own)) {
+    if (current !== root && BLOCKS.has(current.name) && own.contentMarks === 0 && isNavigation(own)) {
       blocks.push({ element: current, order });
       removedChars += own.chars;
       continue;
@@ -91,13 +103,18 @@ export function removeNavigationBlocks($: CheerioAPI, root: AnyNode): void {
   $(blocks.filter((block) => block.order < contentStart).map((block) => block.element)).remove();
 }
 
-function isNavigation({ chars, linkChars, linkWords, links }: TextStats): boolean {
+function isNavigation({ chars, words, linkChars, linkWords, links }: TextStats): boolean {
   return (
     links >= MIN_NAVIGATION_LINKS &&
-    chars > 0 &&
     linkChars > MAX_LINK_DENSITY * chars &&
-    linkWords < DESCRIPTIVE_ANCHOR_WORDS * links
+    linkWords < DESCRIPTIVE_ANCHOR_WORDS * links &&
+    words - linkWords < DESCRIBED_LINK_WORDS * links
   );
+}
+
+function isContentMark(element: Element, own: TextStats): boolean {
+  if (element.name === 'table') return isDataTable(element);
+  return OWN_WORDS_ELEMENTS.has(element.name) && own.chars - own.linkChars > own.linkChars;
 }
 
 /**
@@ -125,7 +142,7 @@ function measure(root: AnyNode): Map<AnyNode, TextStats> {
     const { node, inLink, closing } = item;
     if (closing) {
       const own = stats.get(node)!;
-      if (isElement(node) && HEADINGS.has(node.name) && own.chars > own.linkChars) own.labels += 1;
+      if (isElement(node) && isContentMark(node, own)) own.contentMarks += 1;
       const parent = node === root ? undefined : stats.get(node.parent!);
       if (parent !== undefined) add(parent, own);
       continue;
@@ -139,7 +156,7 @@ function measure(root: AnyNode): Map<AnyNode, TextStats> {
     }
     if (!('children' in node)) continue;
     const isLink = isElement(node) && node.name === 'a';
-    stats.set(node, { chars: 0, linkChars: 0, linkWords: 0, links: isLink ? 1 : 0, labels: 0 });
+    stats.set(node, { chars: 0, words: 0, linkChars: 0, linkWords: 0, links: isLink ? 1 : 0, contentMarks: 0 });
     pending.push({ node, inLink, closing: true });
     for (let i = node.children.length - 1; i >= 0; i--) pending.push({ node: node.children[i]!, inLink: inLink || isLink, closing: false });
   }
@@ -148,10 +165,11 @@ function measure(root: AnyNode): Map<AnyNode, TextStats> {
 
 function add(total: TextStats, part: TextStats): void {
   total.chars += part.chars;
+  total.words += part.words;
   total.linkChars += part.linkChars;
   total.linkWords += part.linkWords;
   total.links += part.links;
-  total.labels += part.labels;
+  total.contentMarks += part.contentMarks;
 }
 
 /** Non-whitespace characters and whitespace-separated words of a text node. */
@@ -165,5 +183,5 @@ function countText(text: string, inLink: boolean): TextStats {
     if (!isSpace && !inWord) words += 1;
     inWord = !isSpace;
   }
-  return { chars, linkChars: inLink ? chars : 0, linkWords: inLink ? words : 0, links: 0, labels: 0 };
+  return { chars, words, linkChars: inLink ? chars : 0, linkWords: inLink ? words : 0, links: 0, contentMarks: 0 };
 }

@@ -103,6 +103,23 @@ describe('which blocks count as navigation', () => {
     expect(page.text).toContain('Gamma runs on weekdays');
   });
 
+  it('keeps a list whose links are described beside them, even when the links are most of its text', () => {
+    const methods = ['copyText', 'cutText', 'deleteText', 'insertText'].map(
+      (method) => `<li><a href="/api/${method}">nsIAccessibleEditableText::${method}</a> ${method.replace('Text', '')} a segment of text</li>`,
+    );
+    const page = extractPage(`<main><h1>nsIAccessibleEditableText</h1><p>${prose('word')}</p><ul>${methods.join('')}</ul></main>`, url);
+    expect(page.text).toContain('nsIAccessibleEditableText::insertText insert a segment of text');
+  });
+
+  it('keeps the content of a link-dense container that also holds a menu, and drops the menu', () => {
+    const schedule = '<table><tr><th></th><th>Spring</th><th>Summer</th></tr><tr><td>Tom</td><td>9-5</td><td>10-6</td></tr></table>';
+    const page = extractPage(
+      `<body><div id="main"><div id="localnav">${menu('local', 20)}</div><div id="main-content">The following table summarizes the work schedule of two employees.${schedule}</div></div><div>${prose('word')}</div></body>`,
+      url,
+    );
+    expect(page.text).toMatch(/^The following table summarizes the work schedule of two employees\.\nSpring Summer\nTom 9-5 10-6\nword0 /);
+  });
+
   it('judges a block headed by its own words by its parts, and a block headed by a link whole', () => {
     const page = extractPage(
       `<main><h1>Home</h1><p>${prose('word')}</p><div><h2>Pathways for</h2>${menu('path', 4)}</div><div><h2><a href="/guide">Guide</a></h2>${menu('side', 4)}</div></main>`,
