@@ -9,8 +9,8 @@ import { isElement } from './dom.js';
 
 /**
  * A block whose link text is more than this share of its text is navigation (Mozilla Readability,
- * `_cleanConditionally`: `linkDensity > 0.5` removes a block; Kohlschütter et al. 2010 find link
- * density the strongest single shallow feature of boilerplate).
+ * `_cleanConditionally`: `linkDensity > 0.5` removes a block; Kohlschütter et al. 2010 tell
+ * boilerplate from content mainly by link density and word counts).
  */
 export const MAX_LINK_DENSITY = 0.5;
 
