@@ -239,7 +239,7 @@ export class Focus {
         const signal: LinkSignal = {
             anchorTerms,
             urlTerms: this.query.maskOf(locator(link.url)),
-            contextTerms: this.query.maskOf(link.context),
+            contextTerms: this.query.maskOf(link.context) | this.#listingTerms(parent),
             parentRelevance: parent.relevance * (parent.isHub ? HUB_FACTOR : 1),
             phrase: bitCount(anchorTerms) >= 2,
             furniture: isFurniture(link.url, link.anchor, (word) => this.query.termsIn(word).size > 0),
@@ -355,6 +355,19 @@ export class Focus {
         focus.#clusters = Harvest.fromJSON(state.clusters);
         focus.#adaptive = AdaptiveStop.fromJSON(state.adaptive, focus.query);
         return focus;
+    }
+
+    /**
+     * Query terms a listing's URL names: a hub that lists what its URL selects (`?track=Question
+     * Answering`, `/tag/summarization/`) says of every item what a context line would, even when the
+     * items' titles do not repeat it. [I] On acl2020 the track listing's papers without the query in
+     * their title scored below the "similar papers" of relevant pages, which are mostly off-topic.
+     */
+    #listingTerms(parent: FocusParent): number {
+        if (!parent.isHub || !URL.canParse(parent.url)) return 0;
+        // The filter values count here (unlike in `locator`, which names the page itself): they select the items.
+        const filters = [...new URL(parent.url).searchParams.values()].join(' ');
+        return this.query.maskOf(`${locator(parent.url)} ${filters}`);
     }
 
     /**

@@ -20,6 +20,20 @@ describe('Focus', () => {
         expect(new Focus(query, { seedUrls: [SEED] }).query).toBe(query);
     });
 
+    it('reads what a listing selects (URL words and filter values) as the context of its items, only on hubs', () => {
+        const focus = new Focus('question answering', { seedUrls: [SEED] });
+        const item = { url: `${SEED}paper/7`, anchor: 'Graph-to-Tree Learning for Math Word Problems', context: '', depth: 2 };
+        const listing = { url: `${SEED}papers.html?track=Question%20Answering`, relevance: 0.6, isHub: true };
+        const fromListing = focus.scoreLink(item, listing);
+        expect(fromListing.signal.contextTerms).toBe(0b11);
+        expect(focus.scoreLink(item, { ...listing, url: `${SEED}question/answering/` }).signal.contextTerms).toBe(0b11);
+        // An article is not a listing: its URL names the article, not what its links lead to.
+        const fromArticle = focus.scoreLink(item, { ...listing, isHub: false });
+        expect(fromArticle.signal.contextTerms).toBe(0);
+        expect(fromListing.score).toBeGreaterThan(fromArticle.score);
+        expect(focus.scoreLink(item, { ...listing, url: `${SEED}papers.html?track=Summarization` }).signal.contextTerms).toBe(0);
+    });
+
     it('gives seeds a fixed score above any link and never learns from them', () => {
         const focus = new Focus('student housing', { seedUrls: [SEED] });
         const seed = focus.seedSignal(SEED);
