@@ -3,7 +3,7 @@ import type { CrawlingContext, Dictionary, RequestProvider } from 'crawlee';
 
 import { extractPage } from '../extract/index.js';
 import type { PageData } from '../extract/index.js';
-import { Focus, MIN_RELEVANCE } from '../focus/index.js';
+import { Focus, MIN_RELEVANCE, isHub } from '../focus/index.js';
 import type { AdaptiveOptions, FocusState, StopReason } from '../focus/index.js';
 import { TrapLearner } from '../frontier/index.js';
 import { textFingerprint } from '../frontier/fingerprint.js';
@@ -467,7 +467,7 @@ export class FocusedCrawl {
         const depth = entry?.depth ?? request.crawlDepth ?? 0;
         if (depth === 0) this.focus?.noteSeedLanguage(page.lang);
 
-        const linksQueued = duplicate ? 0 : this.manager.offerLinks(page.links, { url, depth, relevance, isHub: page.isHub });
+        const linksQueued = duplicate ? 0 : this.manager.offerLinks(page.links, { url, depth, relevance, isHub: isHub(page.links.length, page.proseWords) });
         const delivery = await this.deliver(context, page, { seen, fingerprint, nearDuplicateOf }, relevance, depth, entry?.parentUrl ?? null, entry?.anchorText ?? '', entry?.linkScore ?? null);
         this.pagesProcessed += 1;
         this.setPageFocus(context, { relevance, hit: verdict?.hit ?? false, ...delivery, depth, linkScore: entry?.linkScore ?? null, linksQueued });

@@ -24,8 +24,6 @@ export interface PageData {
   links: ExtractedLink[];
   /** Words in the main content outside links, headings and code. */
   proseWords: number;
-  /** More links than prose words (algorithms.md §5.1): a hub passes on less of its relevance. */
-  isHub: boolean;
   /** `<link rel=canonical>` resolved to an absolute URL, or null. */
   canonical: string | null;
   /** True when the HTML was longer than `maxHtmlChars` and only its beginning was read. */
@@ -94,7 +92,6 @@ export function extractPage(html: string, url: string, options: ExtractOptions =
     lang: $('html').first().attr('lang')?.trim() || null,
     links,
     proseWords,
-    isHub: links.length > proseWords,
     canonical,
     truncated,
   };

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extractPage, type PageData } from '../../src/extract/index.js';
+import { isHub } from '../../src/focus/focus.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/extract/${name}`, import.meta.url), 'utf8');
 const linkTo = (page: PageData, url: string) => page.links.find((link) => link.url === url);
@@ -27,7 +28,7 @@ describe('a mega-menu, a sidebar and a pager inside the main container', () => {
     expect(page.markdown).toContain('-   [Instructions for printing to the Xerox copier from a Mac](https://cs.example.edu/files/xerox-mac.pdf)');
     expect(page.markdown).toContain('| 1 | [tweety](https://cs.example.edu/printers/tweety.html), [sylvester](https://cs.example.edu/printers/sylvester.html), [porky](https://cs.example.edu/printers/porky.html) |');
     expect(page.proseWords).toBeGreaterThan(130);
-    expect(page.isHub).toBe(false);
+    expect(isHub(page.links.length, page.proseWords)).toBe(false);
   });
 
   it('still returns every link, the menu links as navigation without context', () => {

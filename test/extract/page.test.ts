@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { extractPage, type PageData } from '../../src/extract/index.js';
+import { isHub } from '../../src/focus/focus.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/extract/${name}`, import.meta.url), 'utf8');
 const linkTo = (page: PageData, url: string) => page.links.find((link) => link.url === url);
@@ -72,7 +73,7 @@ describe('extractPage on a university department page', () => {
 
   it('is a content page, not a hub', () => {
     expect(page.proseWords).toBeGreaterThan(80);
-    expect(page.isHub).toBe(false);
+    expect(isHub(page.links.length, page.proseWords)).toBe(false);
   });
 });
 
@@ -110,7 +111,7 @@ describe('extractPage on a JavaScript app shell', () => {
   const page = extractPage(fixture('app-shell.html'), 'https://app.example.de/studium');
 
   it('finds no content and no links, not even in <noscript> or script strings', () => {
-    expect(page).toMatchObject({ title: 'Studienangebot', lang: 'de', headings: [], markdown: '', text: '', links: [], proseWords: 0, isHub: false });
+    expect(page).toMatchObject({ title: 'Studienangebot', lang: 'de', headings: [], markdown: '', text: '', links: [], proseWords: 0 });
   });
 });
 
@@ -151,13 +152,13 @@ describe('hub detection', () => {
     const hub = extractPage(`<main><h1>All programmes</h1><p>Choose one below.</p><ul>${items}</ul></main>`, 'https://a.example/');
     expect(hub.links).toHaveLength(40);
     expect(hub.proseWords).toBe(3);
-    expect(hub.isHub).toBe(true);
+    expect(isHub(hub.links.length, hub.proseWords)).toBe(true);
   });
 
   it('counts Chinese characters as words, since Chinese text has no spaces', () => {
     const page = extractPage('<p>国际学生需要申请签证。<a href="/a">链接</a></p>', 'https://a.example/');
     expect(page.proseWords).toBe(10);
-    expect(page.isHub).toBe(false);
+    expect(isHub(page.links.length, page.proseWords)).toBe(false);
   });
 });
 
