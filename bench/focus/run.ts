@@ -85,7 +85,7 @@ function parse(argv: string[]) {
     };
 }
 
-function progressLine(id: string, budget: number, started: number): (pages: number) => void {
+function progressLine(budget: number, started: number): (pages: number) => void {
     let shown = 0;
     return (pages) => {
         if (pages - shown < 10 && pages < budget) return;
@@ -124,7 +124,7 @@ async function main(): Promise<void> {
         }
         const started = Date.now();
         if (!cachedOutcome(run.id) || args.fresh) console.log(`${head}: crawling`);
-        const finished = await executeRun(run, { fresh: args.fresh, onProgress: progressLine(run.id, run.budget, started) });
+        const finished = await executeRun(run, { fresh: args.fresh, onProgress: progressLine(run.budget, started) });
         if (finished.outcome.error) {
             console.log(`${head}: FAILED — ${finished.outcome.error.split('\n')[0]} (see bench/results/runs/${run.id})`);
             missing.push(run.id);

@@ -32,7 +32,7 @@ function robotSite(): Record<string, string> {
     return routes;
 }
 
-async function crawl(site: TestSite, options: Parameters<typeof createFocusedCrawler>[0]): Promise<{ report: FocusReport; items: Record<string, unknown>[] }> {
+async function crawl(options: Parameters<typeof createFocusedCrawler>[0]): Promise<{ report: FocusReport; items: Record<string, unknown>[] }> {
     const storageDir = mkdtempSync(join(tmpdir(), 'cf-http-'));
     const focused = await createFocusedCrawler({ mode: 'http', storageDir, ...options });
     const report = await focused.run();
@@ -51,7 +51,7 @@ describe('focused crawl in http mode (CheerioCrawler)', () => {
 
     it('fetches the on-topic links first although the page lists them last', async () => {
         site.requests.length = 0;
-        const { report, items } = await crawl(site, { startUrls: [`${site.url}/`], query: 'robot', maxPages: 11, maxConcurrency: 1, stop: 'never' });
+        const { report, items } = await crawl({ startUrls: [`${site.url}/`], query: 'robot', maxPages: 11, maxConcurrency: 1, stop: 'never' });
         const fetched = site.requests.filter((r) => r !== '/robots.txt');
         expect(fetched).toHaveLength(11);
         // seed + 5 robot pages + 5 deep robot pages: the 35 others never get a turn
@@ -70,14 +70,14 @@ describe('focused crawl in http mode (CheerioCrawler)', () => {
 
     it('holds maxPages exactly at concurrency 8', async () => {
         site.requests.length = 0;
-        const { report } = await crawl(site, { startUrls: [`${site.url}/`], query: 'robot', maxPages: 17, maxConcurrency: 8, minConcurrency: 8, maxRequestsPerHost: 8, stop: 'never' });
+        const { report } = await crawl({ startUrls: [`${site.url}/`], query: 'robot', maxPages: 17, maxConcurrency: 8, minConcurrency: 8, maxRequestsPerHost: 8, stop: 'never' });
         expect(site.requests.filter((r) => r !== '/robots.txt')).toHaveLength(17);
         expect(report.pagesFetched).toBe(17);
     });
 
     it('runs breadth-first without a query and delivers every page', async () => {
         site.requests.length = 0;
-        const { report, items } = await crawl(site, { startUrls: [`${site.url}/`], maxPages: 8, maxConcurrency: 1 });
+        const { report, items } = await crawl({ startUrls: [`${site.url}/`], maxPages: 8, maxConcurrency: 1 });
         expect(report.query).toBeNull();
         expect(items).toHaveLength(8);
         // breadth-first in page order: the hub, then its first links (the misc items)
@@ -86,7 +86,7 @@ describe('focused crawl in http mode (CheerioCrawler)', () => {
 
     it("runs the user's handler after scoring, with the page's relevance", async () => {
         const seen: Array<{ url: string; relevance: number }> = [];
-        await crawl(site, {
+        await crawl({
             startUrls: [`${site.url}/`],
             query: 'robot',
             maxPages: 3,
