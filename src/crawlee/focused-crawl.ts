@@ -67,8 +67,9 @@ export interface FocusedCrawlOptions {
     /** Limits of the URL filter. @default DEFAULT_SKIP_OPTIONS */
     skip?: SkipOptions;
     /**
-     * `auto`: continue a crawl with the same seeds, query and mode found in storage, else start afresh (purging the
-     * default storages); `true`: always continue what is there; `false`: always start afresh.
+     * `auto`: continue a crawl with the same seeds, query, mode and {@link STATE_FORMAT} found in storage, else start
+     * afresh (purging the default storages); `true`: always continue what is there (a state of another format throws
+     * and changes nothing); `false`: always start afresh.
      * @default 'auto'
      */
     resume?: 'auto' | boolean;
@@ -105,7 +106,15 @@ export const MAX_HTML_LENGTH = 1024 * 1024;
 /** Share of control or replacement characters above which a "text/html" body is taken for binary data. */
 const BINARY_CHARACTER_SHARE = 0.1;
 
+/**
+ * Version of the snapshot layout and of the keys in it. Raise it when either changes: 2 = URL-template keys from
+ * `hashHex` (1 used FNV-1a). A snapshot of another format is never mixed with this code's state.
+ */
+export const STATE_FORMAT = 2;
+
 interface FocusedCrawlState {
+    /** {@link STATE_FORMAT} of the code that wrote it; absent before format 2. */
+    format?: number;
     identity: string;
     manager: FocusedRequestManagerState;
     trapLearner: TrapLearnerJSON;
@@ -216,7 +225,13 @@ export class FocusedCrawl {
         if (resume === false) await purgeDefaultStorages({ config, onlyPurgeOnce: false });
         let kv = await KeyValueStore.open(undefined, { config });
         let saved = resume === false ? null : await new StateStore<FocusedCrawlState>(kv).load();
-        if (saved && resume === 'auto' && saved.identity !== identity) saved = null;
+        if (saved && resume === 'auto' && (saved.identity !== identity || saved.format !== STATE_FORMAT)) saved = null;
+        if (saved && saved.format !== STATE_FORMAT) {
+            throw new Error(
+                `crawlee-focus: the crawl state in storage has format ${saved.format ?? 1}, this version reads format ${STATE_FORMAT}. ` +
+                    "Start afresh with resume: 'auto' or false (this purges the default storages), or finish the crawl with the version that began it.",
+            );
+        }
         if (!saved && resume !== false) {
             // Start afresh, as Crawlee's purge-on-start would; drop() also forgets Crawlee's cached handles.
             await kv.drop();
@@ -538,6 +553,7 @@ export class FocusedCrawl {
     /** Writes a snapshot of the whole crawl state; resolves when it is durable. */
     persist(): Promise<void> {
         return this.store.save(() => ({
+            format: STATE_FORMAT,
             identity: this.identity,
             manager: this.manager.toJSON(),
             trapLearner: this.trapLearner.toJSON(),

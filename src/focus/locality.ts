@@ -17,7 +17,8 @@
  * centred: 0 for a neighbourhood with no fetched page, so with no data the link score is the
  * fixed formula, positive where pages paid off, negative where they did not.
  */
-import { fnv1a64, urlShape } from '../url/index.js';
+import { hashHex } from '../stat/index.js';
+import { shapeKey } from '../url/index.js';
 
 /** Strength, in pages, of the prior of each level ([I]: two pages, so one page moves a new neighbourhood by a third of the way). */
 export const LOCALITY_PRIOR_PAGES = 2;
@@ -26,9 +27,9 @@ const NEUTRAL = 0.5;
 
 /** Where a URL lives: its template and its directory, as 64-bit hex keys. Plain JSON, stored with queue entries. */
 export interface LocalityKeys {
-    /** FNV-1a 64 of the URL template (`urlShape`). */
+    /** The URL template's key (`shapeKey`). */
     shape: string;
-    /** FNV-1a 64 of host + path up to its last `/`. */
+    /** `hashHex` of host + path up to its last `/`. */
     directory: string;
 }
 
@@ -36,7 +37,7 @@ export interface LocalityKeys {
 export function localityKeys(url: string): LocalityKeys {
     const parsed = new URL(url);
     const directory = parsed.pathname.slice(0, parsed.pathname.lastIndexOf('/') + 1);
-    return { shape: fnv1a64(urlShape(parsed)), directory: fnv1a64(`${parsed.host.toLowerCase()}${directory}`) };
+    return { shape: shapeKey(parsed), directory: hashHex(`${parsed.host.toLowerCase()}${directory}`) };
 }
 
 /** Fetched and productive pages of one neighbourhood. */

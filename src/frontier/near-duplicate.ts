@@ -4,7 +4,7 @@
  * distance ≤ 3, found through the fingerprint's bands.
  */
 
-import { hashLanes } from './fingerprint.js';
+import { hashLanes } from '../stat/hash.js';
 
 /** Hamming distance at or under which two 64-bit SimHashes are near-duplicates (Manku et al. 2007, k = 3). */
 export const NEAR_DUPLICATE_DISTANCE = 3;

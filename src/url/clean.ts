@@ -51,11 +51,10 @@ export function looksLikeRandomId(value: string): boolean {
     return digit;
 }
 
-/** The lowercase, percent-decoded name of a `name=value` query piece. */
-function paramName(piece: string): string {
-    const eq = piece.indexOf('=');
-    const raw = eq < 0 ? piece : piece.slice(0, eq);
-    const lower = raw.toLowerCase();
+/** The lowercase, percent-decoded name of the query piece `search[start, end)`. */
+function paramName(search: string, start: number, end: number): string {
+    const eq = search.indexOf('=', start);
+    const lower = search.slice(start, eq >= 0 && eq < end ? eq : end).toLowerCase();
     if (!lower.includes('%')) return lower;
     try {
         return decodeURIComponent(lower);
@@ -64,11 +63,11 @@ function paramName(piece: string): string {
     }
 }
 
-/** Whether a query piece is removed by cleanUrl. */
-function isRemovable(piece: string): boolean {
-    const name = paramName(piece);
+/** Whether the query piece `search[start, end)` is removed by cleanUrl. */
+function isRemovable(search: string, start: number, end: number): boolean {
+    const name = paramName(search, start, end);
     if (isTrackerOrSession(name)) return true;
-    return name === 'sid' && looksLikeRandomId(piece.slice(piece.indexOf('=') + 1));
+    return name === 'sid' && looksLikeRandomId(search.slice(search.indexOf('=', start) + 1, end));
 }
 
 /**
@@ -76,19 +75,16 @@ function isRemovable(piece: string): boolean {
  * original order; `''` if nothing is left. `search` is `''` or `'?…'`.
  */
 function cleanQuery(search: string): string {
-    if (search === '') return search;
-    const pieces = search.slice(1).split('&');
-    let kept: string[] | undefined; // allocated only once something is dropped
-    for (let i = 0; i < pieces.length; i++) {
-        const piece = pieces[i]!;
-        if (piece === '' || isRemovable(piece)) {
-            kept ??= pieces.slice(0, i);
-        } else if (kept) {
-            kept.push(piece);
-        }
+    let kept = '';
+    let dropped = false;
+    for (let start = 1; start <= search.length; ) {
+        let end = search.indexOf('&', start);
+        if (end < 0) end = search.length;
+        if (end === start || isRemovable(search, start, end)) dropped = true;
+        else kept += `${kept === '' ? '?' : '&'}${search.slice(start, end)}`;
+        start = end + 1;
     }
-    if (!kept) return search;
-    return kept.length === 0 ? '' : `?${kept.join('&')}`;
+    return dropped ? kept : search;
 }
 
 /** Removes `;jsessionid=…` (and the other session names) pieces from every path segment. */
@@ -167,7 +163,6 @@ export function cleanUrl(url: string | URL): string {
     const pathname = cleanPath(parts);
     const search = cleanQuery(parts.search);
     const href = joinParts(parts, pathname, search);
-    const cleaned: UrlParts = { ...parts, href, pathname, search };
-    rememberParts(href, cleaned);
+    rememberParts(href, { ...parts, href, pathname, search });
     return href;
 }

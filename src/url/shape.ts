@@ -2,6 +2,7 @@
  * URL templates (algorithms.md §2.3): `e.edu/events/2024/05?year=2024&month=5` →
  * `e.edu/events/#/#?month&year`. The trap learner keeps duplicate statistics per template.
  */
+import { hashHex } from '../stat/hash.js';
 import { urlParts, type UrlParts } from './parts.js';
 
 /**
@@ -14,42 +15,42 @@ function isDigit(c: number): boolean {
     return c >= 48 && c <= 57;
 }
 
-/** `*` for a long segment with digits, else the segment with each digit run replaced by `#`. */
-function segmentShape(segment: string): string {
-    let digits = false;
-    for (let i = 0; i < segment.length; i++) {
-        if (isDigit(segment.charCodeAt(i))) {
-            digits = true;
-            break;
-        }
-    }
-    if (!digits) return segment;
-    if (segment.length >= LONG_SEGMENT) return '*';
+/** Index of the first ASCII digit in `text[from, to)`, or -1. */
+function firstDigit(text: string, from: number, to: number): number {
+    for (let i = from; i < to; i++) if (isDigit(text.charCodeAt(i))) return i;
+    return -1;
+}
+
+/**
+ * The shape of the segment `path[start, end)`: `*` when it is long and has a digit, else the
+ * segment with each digit run replaced by `#`. Copies slices, not characters (this is hot).
+ */
+function segmentShape(path: string, start: number, end: number): string {
+    let digit = firstDigit(path, start, end);
+    if (digit < 0) return path.slice(start, end);
+    if (end - start >= LONG_SEGMENT) return '*';
     let out = '';
-    let inRun = false;
-    for (let i = 0; i < segment.length; i++) {
-        const c = segment.charCodeAt(i);
-        if (isDigit(c)) {
-            if (!inRun) out += '#';
-            inRun = true;
-        } else {
-            out += segment[i];
-            inRun = false;
-        }
+    let copied = start; // path[start, copied) is already in `out`
+    while (digit >= 0) {
+        out += `${path.slice(copied, digit)}#`;
+        copied = digit + 1;
+        while (copied < end && isDigit(path.charCodeAt(copied))) copied++;
+        digit = firstDigit(path, copied, end);
     }
-    return out;
+    return out + path.slice(copied, end);
 }
 
 function pathShape(pathname: string): string {
-    // Fast path: nothing to replace.
-    let digits = false;
-    for (let i = 0; i < pathname.length; i++) {
-        if (isDigit(pathname.charCodeAt(i))) {
-            digits = true;
-            break;
-        }
+    if (firstDigit(pathname, 0, pathname.length) < 0) return pathname;
+    let out = '';
+    for (let start = 0; ; ) {
+        const slash = pathname.indexOf('/', start);
+        const end = slash < 0 ? pathname.length : slash;
+        out += segmentShape(pathname, start, end);
+        if (slash < 0) return out;
+        out += '/';
+        start = slash + 1;
     }
-    return digits ? pathname.split('/').map(segmentShape).join('/') : pathname;
 }
 
 /**
@@ -60,13 +61,24 @@ function pathShape(pathname: string): string {
 function queryShape(search: string): string {
     if (search === '') return '';
     const names: string[] = [];
-    for (const piece of search.slice(1).split('&')) {
-        if (piece === '') continue;
-        const eq = piece.indexOf('=');
-        const name = eq < 0 ? piece : piece.slice(0, eq);
-        if (!names.includes(name)) names.push(name);
+    for (let start = 1; start <= search.length; ) {
+        let end = search.indexOf('&', start);
+        if (end < 0) end = search.length;
+        const eq = search.indexOf('=', start);
+        const name = search.slice(start, eq >= 0 && eq < end ? eq : end);
+        if (name !== '' || end > start) insertSortedOnce(names, name);
+        start = end + 1;
     }
-    return names.length === 0 ? '' : `?${names.sort().join('&')}`;
+    return names.length === 0 ? '' : `?${names.join('&')}`;
+}
+
+/** Inserts `name` into the sorted, distinct `names` unless present (queries have few names). */
+function insertSortedOnce(names: string[], name: string): void {
+    let i = names.length;
+    while (i > 0 && names[i - 1]! > name) i--;
+    if (i > 0 && names[i - 1] === name) return;
+    if (i === names.length) names.push(name);
+    else names.splice(i, 0, name);
 }
 
 function shapeOfParts(parts: UrlParts): string {
@@ -86,61 +98,12 @@ export function urlShape(url: string | URL): string {
     return shapeOfParts(urlParts(url));
 }
 
-// FNV-1a, 64 bit (Fowler–Noll–Vo): offset basis 0xcbf29ce484222325, prime 2^40 + 0x1b3.
-// The state is two 32-bit halves; the low half is multiplied in 16-bit pieces so that every
-// product is exact. BigInt would be several times slower.
-const FNV_OFFSET_HI = 0xcbf29ce4 | 0;
-const FNV_OFFSET_LO = 0x84222325 | 0;
-const FNV_PRIME_LOW = 0x1b3;
-const utf8 = new TextEncoder();
-
-const HEX = Array.from({ length: 256 }, (_, i) => (i | 0x100).toString(16).slice(1));
-
-function hex32(n: number): string {
-    return HEX[n >>> 24]! + HEX[(n >>> 16) & 0xff]! + HEX[(n >>> 8) & 0xff]! + HEX[n & 0xff]!;
-}
-
 /**
- * FNV-1a 64 of the UTF-8 bytes of `text`, as 16 lowercase hex digits.
- * `fnv1a64('') === 'cbf29ce484222325'`, `fnv1a64('a') === 'af63dc4c8601ec8c'`.
- */
-export function fnv1a64(text: string): string {
-    for (let i = 0; i < text.length; i++) {
-        if (text.charCodeAt(i) > 0x7f) return fnvBytes(utf8.encode(text));
-    }
-    let hi = FNV_OFFSET_HI;
-    let lo = FNV_OFFSET_LO;
-    for (let i = 0; i < text.length; i++) {
-        const l = (lo ^ text.charCodeAt(i)) >>> 0;
-        // (hi·2^32 + l) · (2^40 + 0x1b3) mod 2^64
-        const pl = (l & 0xffff) * FNV_PRIME_LOW;
-        const ph = (l >>> 16) * FNV_PRIME_LOW + (pl >>> 16);
-        lo = ((ph & 0xffff) << 16) | (pl & 0xffff);
-        hi = (Math.imul(hi, FNV_PRIME_LOW) + (ph >>> 16) + (l << 8)) | 0;
-    }
-    return hex32(hi >>> 0) + hex32(lo >>> 0);
-}
-
-/** The same over bytes (non-ASCII text, after UTF-8 encoding). */
-function fnvBytes(bytes: Uint8Array): string {
-    let hi = FNV_OFFSET_HI;
-    let lo = FNV_OFFSET_LO;
-    for (let i = 0; i < bytes.length; i++) {
-        const l = (lo ^ bytes[i]!) >>> 0;
-        const pl = (l & 0xffff) * FNV_PRIME_LOW;
-        const ph = (l >>> 16) * FNV_PRIME_LOW + (pl >>> 16);
-        lo = ((ph & 0xffff) << 16) | (pl & 0xffff);
-        hi = (Math.imul(hi, FNV_PRIME_LOW) + (ph >>> 16) + (l << 8)) | 0;
-    }
-    return hex32(hi >>> 0) + hex32(lo >>> 0);
-}
-
-/**
- * A 64-bit key of the URL's template, {@link urlShape} hashed with FNV-1a 64, as 16 hex digits.
- * Queue entries carry it so demotion checks need not recompute the template. Cheap when `url`
- * is the string cleanUrl just returned (no second parse).
+ * A 64-bit key of the URL's template: {@link urlShape} hashed by {@link hashHex}, as 16 hex
+ * digits. Queue entries carry it so demotion checks need not recompute the template. Cheap when
+ * `url` is the string cleanUrl just returned (no second parse).
  * @throws InvalidUrlError if `url` is not an absolute URL.
  */
 export function shapeKey(url: string | URL): string {
-    return fnv1a64(urlShape(url));
+    return hashHex(urlShape(url));
 }

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cleanUrl, InvalidUrlError } from '../../src/url/index.js';
+import {
+    cleanUrl,
+    InvalidUrlError,
+    looksLikeRandomId,
+    SESSION_PARAMS,
+    TRACKER_PARAMS,
+    TRACKER_PREFIXES,
+} from '../../src/url/index.js';
 import { forgetUrlParts, partsOfUrl, urlParts } from '../../src/url/parts.js';
 import { anyUrl } from './arbitraries.js';
 
@@ -172,6 +179,33 @@ describe('cleanUrl', () => {
                 expect(cleaned.pathname.toLowerCase()).not.toContain(';jsessionid=');
                 for (const name of cleaned.searchParams.keys()) expect(name.toLowerCase()).not.toMatch(/^(utm_|fbclid$|phpsessid$)/);
             }),
+        );
+    });
+
+    it('keeps exactly the non-tracker, non-empty query pieces, as written and in order', () => {
+        const removable = (piece: string): boolean => {
+            const raw = piece.split('=')[0]!.toLowerCase();
+            let name = raw;
+            try {
+                name = decodeURIComponent(raw);
+            } catch {
+                // unbalanced %: compared as written
+            }
+            const value = piece.slice(piece.indexOf('=') + 1);
+            return (
+                TRACKER_PARAMS.has(name) ||
+                SESSION_PARAMS.has(name) ||
+                TRACKER_PREFIXES.some((prefix) => name.startsWith(prefix)) ||
+                (name === 'sid' && looksLikeRandomId(value))
+            );
+        };
+        fc.assert(
+            fc.property(anyUrl, (url) => {
+                const { search } = new URL(url);
+                const kept = search.slice(1).split('&').filter((piece) => piece !== '' && !removable(piece));
+                expect(new URL(cleanUrl(url)).search).toBe(kept.length === 0 ? '' : `?${kept.join('&')}`);
+            }),
+            { numRuns: 3000 },
         );
     });
 });
