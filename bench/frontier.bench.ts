@@ -1,6 +1,7 @@
 // Frontier microbenchmark: `npm run bench`. Single-threaded, so it measures one core.
 import { BestFirstQueue } from '../src/frontier/index.js';
 import { cleanUrl, shapeKey } from '../src/url/index.js';
+import { collectGarbage, Stopwatch, type Timing } from './measure.js';
 
 const QUEUE_TARGET = 1_000_000; // queue operations per second
 const CLEAN_TARGET = 300_000; // cleanUrl + shapeKey per second
@@ -18,24 +19,6 @@ function random(seed: number): () => number {
         t ^= t + Math.imul(t ^ (t >>> 7), 61 | t);
         return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
-}
-
-/**
- * CPU time of this process, not wall time: on a shared machine the wall clock also counts time
- * spent waiting for a core. It includes V8's helper threads, so it overstates one core's time.
- */
-class Stopwatch {
-    private readonly cpuStart = process.cpuUsage();
-    private readonly wallStart = performance.now();
-    stop(): Timing {
-        const { user, system } = process.cpuUsage(this.cpuStart);
-        return { cpuSeconds: (user + system) / 1e6, wallSeconds: (performance.now() - this.wallStart) / 1000 };
-    }
-}
-
-interface Timing {
-    cpuSeconds: number;
-    wallSeconds: number;
 }
 
 class HeapSampler {
@@ -165,11 +148,6 @@ function benchCleaning(operations: number, sampler: HeapSampler): Timing {
     const timing = stopwatch.stop();
     if (checksum === 0) throw new Error('shapeKey returned empty keys; the benchmark measured nothing.');
     return timing;
-}
-
-/** A full GC when node runs with `--expose-gc` (`npm run bench` does). */
-function collectGarbage(): void {
-    (globalThis as { gc?: () => void }).gc?.();
 }
 
 function run(name: string, target: number, measure: (operations: number, sampler: HeapSampler) => Timing): void {

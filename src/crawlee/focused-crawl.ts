@@ -1,7 +1,7 @@
 import { Configuration, Dataset, KeyValueStore, log, purgeDefaultStorages } from 'crawlee';
 import type { CrawlingContext, Dictionary, RequestProvider } from 'crawlee';
 
-import { extractPage } from '../extract/index.js';
+import { extractPage, MAX_HTML_CHARS } from '../extract/index.js';
 import type { PageData } from '../extract/index.js';
 import { Focus, MIN_RELEVANCE, isHub } from '../focus/index.js';
 import type { AdaptiveOptions, FocusState, StopReason } from '../focus/index.js';
@@ -93,15 +93,9 @@ export interface FocusedCrawlOptions {
     useSitemaps?: boolean;
     /** Reads robots.txt and sitemap files. @default createTextFetcher() (got-scraping, crawlee-focus User-Agent) */
     fetchText?: TextFetcher;
-    /** HTML read per page at most, in characters: longer pages are cut there and counted as failure `truncated`. @default MAX_HTML_LENGTH */
-    maxHtmlLength?: number;
+    /** HTML read per page at most, in characters: longer pages are cut there and counted as failure `truncated`. @default MAX_HTML_CHARS */
+    maxHtmlChars?: number;
 }
-
-/**
- * HTML read per page by default: 1 MiB characters. Extraction time grows faster than linearly with the page (about
- * 2 s for 1 MiB, 20 s for 5 MiB here), and a page that long is a data dump rather than an article.
- */
-export const MAX_HTML_LENGTH = 1024 * 1024;
 
 /** Share of control or replacement characters above which a "text/html" body is taken for binary data. */
 const BINARY_CHARACTER_SHARE = 0.1;
@@ -450,7 +444,7 @@ export class FocusedCrawl {
             this.setPageFocus(context, { relevance: 0, hit: false, delivered: false, duplicateOf: null, depth: entry?.depth ?? 0, linkScore: entry?.linkScore ?? null, linksQueued: 0 });
             return;
         }
-        let html = await readHtml(context, this.options);
+        const html = await readHtml(context, this.options);
         const url = request.loadedUrl ?? request.url;
         if (looksBinary(html)) {
             this.countFailure('binary-content');
@@ -458,13 +452,12 @@ export class FocusedCrawl {
             this.setPageFocus(context, { relevance: 0, hit: false, delivered: false, duplicateOf: null, depth: entry?.depth ?? 0, linkScore: entry?.linkScore ?? null, linksQueued: 0 });
             return;
         }
-        const maxHtmlLength = this.options.maxHtmlLength ?? MAX_HTML_LENGTH;
-        if (html.length > maxHtmlLength) {
+        const maxHtmlChars = this.options.maxHtmlChars ?? MAX_HTML_CHARS;
+        const page = extractPage(html, url, { maxHtmlChars });
+        if (page.truncated) {
             this.countFailure('truncated');
-            context.log.warning(`crawlee-focus: ${url} has ${html.length} characters of HTML; only the first ${maxHtmlLength} are read (option maxHtmlLength).`);
-            html = html.slice(0, maxHtmlLength);
+            context.log.warning(`crawlee-focus: ${url} has ${html.length} characters of HTML; only the first ${maxHtmlChars} are read (option maxHtmlChars).`);
         }
-        const page = extractPage(html, url);
         const seen = this.trapLearner.observe(url, page.text);
         const fingerprint = simHash(page.markdown);
         const similar = fingerprint === null ? undefined : this.nearDuplicates.find(fingerprint);

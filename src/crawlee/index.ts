@@ -8,7 +8,7 @@ export type {
     LinkCandidate,
     ParentPage,
 } from './request-manager.js';
-export { FocusedCrawl, MAX_HTML_LENGTH, pageFocus, retryAfterMillis, STATE_FORMAT } from './focused-crawl.js';
+export { FocusedCrawl, pageFocus, retryAfterMillis, STATE_FORMAT } from './focused-crawl.js';
 export type { FocusProgress, FocusedCrawlOptions, PageFocus } from './focused-crawl.js';
 export { createFocusedCrawler, crawlerAcceptsRequestManager } from './create-focused-crawler.js';
 export type { BrowserOptions, CrawlMode, CreateFocusedCrawlerOptions, FocusedCrawler } from './create-focused-crawler.js';

@@ -1,7 +1,7 @@
 import { LogLevel, log } from 'crawlee';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { MAX_HTML_LENGTH } from '../../src/crawlee/focused-crawl.js';
+import { MAX_HTML_CHARS } from '../../src/extract/index.js';
 import type { CrawlMode } from '../../src/index.js';
 import { FAULT_ROUTES, startFaultServer } from '../helpers/fault-server.js';
 import type { FaultServer } from '../helpers/fault-server.js';
@@ -87,7 +87,7 @@ describe.each<CrawlMode>(['http', 'browser'])('hostile routes in %s mode', (mode
         const huge = result.items.find((item) => item.url.endsWith(FAULT_ROUTES.huge));
         if (mode === 'http') {
             expect(result.report.failures.truncated).toBe(1);
-            expect(huge!.markdown.length).toBeLessThanOrEqual(MAX_HTML_LENGTH);
+            expect(huge!.markdown.length).toBeLessThanOrEqual(MAX_HTML_CHARS);
         } else {
             expect(failuresOf(result.report, 'truncated', 'timeout')).toBeGreaterThanOrEqual(1);
         }

@@ -1,0 +1,30 @@
+// Timing helpers shared by the microbenchmarks (`npm run bench`).
+
+export interface Timing {
+    cpuSeconds: number;
+    wallSeconds: number;
+}
+
+/**
+ * CPU time of this process, not wall time: on a shared machine the wall clock also counts time
+ * spent waiting for a core. It includes V8's helper threads, so it overstates one core's time.
+ */
+export class Stopwatch {
+    private readonly cpuStart = process.cpuUsage();
+    private readonly wallStart = performance.now();
+    stop(): Timing {
+        const { user, system } = process.cpuUsage(this.cpuStart);
+        return { cpuSeconds: (user + system) / 1e6, wallSeconds: (performance.now() - this.wallStart) / 1000 };
+    }
+}
+
+/** A full GC when node runs with `--expose-gc` (`npm run bench` does), so one measurement does not pay for another's garbage. */
+export function collectGarbage(): void {
+    (globalThis as { gc?: () => void }).gc?.();
+}
+
+/** The median of `values` (the lower middle one for an even count). */
+export function median(values: readonly number[]): number {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
