@@ -131,7 +131,16 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
     } else {
         const { preNavigationHooks: _browserOnlyHooks, ...adaptiveBrowserOptions } = browserOptions;
         crawler = new AdaptivePlaywrightCrawler(
-            { ...common, ...adaptiveBrowserOptions, ...(options.ignoreHttpsErrors ? { ignoreSslErrors: true } : {}), ...passThrough } as never,
+            {
+                ...common,
+                ...adaptiveBrowserOptions,
+                ...(options.ignoreHttpsErrors ? { ignoreSslErrors: true } : {}),
+                // Static or not is judged on the links and text the focused crawl reads, not on dataset items, and an
+                // app shell fetched over plain HTTP is rendered in the browser (see src/crawlee/rendering.ts).
+                resultComparator: focus.renderings.comparator(),
+                resultChecker: focus.renderings.checker(),
+                ...passThrough,
+            } as never,
             config,
         ) as unknown as BasicCrawler;
     }

@@ -12,6 +12,7 @@ import type { SimHash } from '../frontier/near-duplicate.js';
 import type { Seen, TrapLearnerJSON } from '../frontier/index.js';
 import type { SkipOptions } from '../url/index.js';
 import { settleRenderedPage } from './browser.js';
+import { browserPageOf, RenderingLedger } from './rendering.js';
 import { buildReport } from './report.js';
 import type { FocusReport } from './report.js';
 import { FocusedRequestManager } from './request-manager.js';
@@ -142,6 +143,9 @@ export class FocusedCrawl {
 
     private readonly minRelevance: number;
     private readonly stopPolicy: 'adaptive' | 'never';
+    private readonly maxHtmlChars: number;
+    /** AdaptivePlaywrightCrawler's double runs of one request (see rendering.ts). */
+    readonly renderings = new RenderingLedger();
     /** Text fingerprint of every delivered page → its URL: one text is delivered once. */
     private readonly delivered = new Map<number, string>();
     private readonly deliveredUrls = new Set<string>();
@@ -163,6 +167,7 @@ export class FocusedCrawl {
         this.config = options.config ?? Configuration.getGlobalConfig();
         this.minRelevance = options.minRelevance ?? MIN_RELEVANCE;
         this.stopPolicy = options.stop ?? 'adaptive';
+        this.maxHtmlChars = options.maxHtmlChars ?? MAX_HTML_CHARS;
         this.resumed = saved !== null;
         this.trapLearner = saved ? TrapLearner.fromJSON(saved.trapLearner) : new TrapLearner();
         const query = options.query?.trim() ? options.query.trim() : null;
@@ -256,12 +261,15 @@ export class FocusedCrawl {
      */
     handler<Context extends CrawlingContext>(userHandler?: (context: Context) => Promise<unknown> | unknown) {
         return async (context: Context): Promise<void> => {
-            await this.processPage(context);
-            await userHandler?.(context);
+            if (await this.processPage(context)) await userHandler?.(context);
         };
     }
 
-    /** The same page hook as a router middleware: `router.use(focus.middleware())`. */
+    /**
+     * The same page hook as a router middleware: `router.use(focus.middleware())`. Unlike {@link handler}, it cannot
+     * keep the route handler from running on a plain-HTTP app shell that AdaptivePlaywrightCrawler renders next;
+     * `pageFocus` is undefined there, and Crawlee discards that run's results.
+     */
     middleware<Context extends CrawlingContext>() {
         return async (context: Context): Promise<void> => {
             await this.processPage(context);
@@ -435,14 +443,30 @@ export class FocusedCrawl {
 
     // ------------------------------------------------------------------ page
 
-    private async processPage(context: CrawlingContext): Promise<void> {
+    /**
+     * The page hook. False when this run of the handler is one AdaptivePlaywrightCrawler will throw away (a plain-HTTP
+     * fetch of an app shell, rendered in the browser next): the user's handler is then not run either.
+     */
+    private async processPage(context: CrawlingContext): Promise<boolean> {
+        if (this.renderings.isDetectionRerun(context)) {
+            // The page was scored in the browser a moment ago: only read it again, for the rendering comparison.
+            this.renderings.record(context, extractPage(await readHtml(context, this.options), context.request.loadedUrl ?? context.request.url, { maxHtmlChars: this.maxHtmlChars }));
+            return true;
+        }
+        const scored = await this.scorePage(context);
+        if (scored) this.renderings.markHandled(context);
+        return scored;
+    }
+
+    /** Reads, scores and delivers the page and offers its links: every change a handled page makes to the crawl. */
+    private async scorePage(context: CrawlingContext): Promise<boolean> {
         const { request } = context;
         const entry = this.manager.entryOf(request);
         const status = responseStatus(context);
         if (status !== null && status >= 400) {
             this.countFailure(`http-${status}`);
             this.setPageFocus(context, { relevance: 0, hit: false, delivered: false, duplicateOf: null, depth: entry?.depth ?? 0, linkScore: entry?.linkScore ?? null, linksQueued: 0 });
-            return;
+            return true;
         }
         const html = await readHtml(context, this.options);
         const url = request.loadedUrl ?? request.url;
@@ -450,14 +474,15 @@ export class FocusedCrawl {
             this.countFailure('binary-content');
             context.log.warning(`crawlee-focus: ${url} is served as HTML but its body is binary data; not read.`);
             this.setPageFocus(context, { relevance: 0, hit: false, delivered: false, duplicateOf: null, depth: entry?.depth ?? 0, linkScore: entry?.linkScore ?? null, linksQueued: 0 });
-            return;
+            return true;
         }
-        const maxHtmlChars = this.options.maxHtmlChars ?? MAX_HTML_CHARS;
-        const page = extractPage(html, url, { maxHtmlChars });
+        const page = extractPage(html, url, { maxHtmlChars: this.maxHtmlChars });
+        if (this.renderings.rejectsAsShell(context, html, page)) return false;
         if (page.truncated) {
             this.countFailure('truncated');
-            context.log.warning(`crawlee-focus: ${url} has ${html.length} characters of HTML; only the first ${maxHtmlChars} are read (option maxHtmlChars).`);
+            context.log.warning(`crawlee-focus: ${url} has ${html.length} characters of HTML; only the first ${this.maxHtmlChars} are read (option maxHtmlChars).`);
         }
+        this.renderings.record(context, page);
         const seen = this.trapLearner.observe(url, page.text);
         const fingerprint = simHash(page.markdown);
         const similar = fingerprint === null ? undefined : this.nearDuplicates.find(fingerprint);
@@ -487,6 +512,7 @@ export class FocusedCrawl {
             (context as unknown as { crawler?: { stop?: (message?: string) => void } }).crawler?.stop?.(`crawlee-focus: ${verdict.stop}`);
         }
         this.options.onProgress?.(this.progress());
+        return true;
     }
 
     private async deliver(
@@ -618,7 +644,7 @@ function responseStatus(context: CrawlingContext): number | null {
 }
 
 async function readHtml(context: CrawlingContext, options: FocusedCrawlOptions): Promise<string> {
-    const browserPage = (context as unknown as { page?: import('playwright').Page }).page;
+    const browserPage = browserPageOf(context);
     if (browserPage) {
         await settleRenderedPage(browserPage, {
             quietMillis: options.domQuietMillis ?? 250,

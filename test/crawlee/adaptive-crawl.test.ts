@@ -1,0 +1,93 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { Dataset, LogLevel, log } from 'crawlee';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createFocusedCrawler } from '../../src/index.js';
+import type { FocusReport } from '../../src/index.js';
+import { page, startSite } from '../helpers/site-server.js';
+import type { TestSite } from '../helpers/site-server.js';
+
+log.setLevel(LogLevel.ERROR);
+
+const TOPICS = ['optics', 'mirrors', 'lenses', 'mounts', 'eyepieces', 'filters', 'cameras', 'domes', 'history', 'care', 'cleaning', 'finders'];
+const MODELS = ['a', 'b', 'c'];
+
+/** Static guide pages, plus a catalogue whose model links exist only after its script runs (an app shell over HTTP). */
+function telescopeSite(): Record<string, string> {
+    const routes: Record<string, string> = {};
+    const links = TOPICS.map((t) => `<li><a href="/guide/${t}">Telescope ${t}</a></li>`).join('');
+    routes['/'] = page('Telescopes', `<main><h1>Telescopes</h1><p>Telescope guide home page about telescopes.</p><ul>${links}<li><a href="/app">Telescope catalogue</a></li></ul></main>`);
+    TOPICS.forEach((t, i) => {
+        routes[`/guide/${t}`] = page(`Telescope ${t}`, `<main><h1>Telescope ${t}</h1><p>All about telescope ${t}: why ${t} matter for a telescope, with notes on ${TOPICS[(i + 1) % TOPICS.length]}.</p></main>`);
+    });
+    const list = MODELS.map((x) => `<li><a href="/app/model-${x}">Telescope model ${x}</a></li>`).join('');
+    const script = `document.addEventListener('DOMContentLoaded', () => { document.getElementById('list').innerHTML = ${JSON.stringify(list)}; });`;
+    routes['/app'] = page('Catalogue', `<main><h1>Telescope catalogue</h1><p>Our telescope models.</p><ul id="list"></ul></main><script>${script}</script>`);
+    for (const x of MODELS) routes[`/app/model-${x}`] = page(`Model ${x}`, `<main><h1>Telescope model ${x}</h1><p>The telescope model ${x} has a large aperture telescope tube.</p></main>`);
+    return routes;
+}
+
+interface AdaptiveRun {
+    report: FocusReport;
+    delivered: string[];
+    /** AdaptivePlaywrightCrawler's counts of handler runs. */
+    httpRuns: number;
+    browserRuns: number;
+}
+
+async function crawlAdaptive(site: TestSite, crawlerOptions: Record<string, unknown> = {}): Promise<AdaptiveRun> {
+    site.requests.length = 0;
+    const focused = await createFocusedCrawler({
+        mode: 'adaptive',
+        startUrls: [`${site.url}/`],
+        query: 'telescope',
+        maxPages: 30,
+        maxConcurrency: 2,
+        stop: 'never',
+        storageDir: mkdtempSync(join(tmpdir(), 'cf-adaptive-')),
+        crawlerOptions,
+    });
+    const report = await focused.run();
+    const { items } = await (await Dataset.open(undefined, { config: focused.focus.config })).getData();
+    const stats = (focused.crawler as unknown as { stats: { state: { httpOnlyRequestHandlerRuns?: number; browserRequestHandlerRuns?: number } } }).stats.state;
+    return {
+        report,
+        delivered: items.map((item) => new URL(String(item.url)).pathname),
+        httpRuns: stats.httpOnlyRequestHandlerRuns ?? 0,
+        browserRuns: stats.browserRequestHandlerRuns ?? 0,
+    };
+}
+
+const ALL_PAGES = ['/', '/app', ...TOPICS.map((t) => `/guide/${t}`), ...MODELS.map((x) => `/app/model-${x}`)];
+
+describe('adaptive mode (AdaptivePlaywrightCrawler)', () => {
+    let site: TestSite;
+    beforeAll(async () => {
+        site = await startSite(telescopeSite());
+    });
+    afterAll(async () => site.close());
+
+    it('counts a page once when Crawlee runs the handler in the browser and again over HTTP to learn how it renders', async () => {
+        // Detection on every page: each is fetched by the browser and then once more over plain HTTP.
+        const run = await crawlAdaptive(site, { renderingTypeDetectionRatio: 1 });
+        const pageRequests = site.requests.filter((path) => ALL_PAGES.includes(path));
+        expect(pageRequests.length).toBeGreaterThan(ALL_PAGES.length); // the detection runs fetched pages twice
+        expect(run.report.pagesFetched).toBe(ALL_PAGES.length);
+        expect(run.report.pagesProcessed).toBe(ALL_PAGES.length);
+        expect(run.report.relevantPages).toBe(ALL_PAGES.length);
+        expect([...run.delivered].sort()).toEqual([...ALL_PAGES].sort()); // each page delivered exactly once
+    }, 120_000);
+
+    it('fetches static pages over plain HTTP and renders the app shell whose links need JavaScript', async () => {
+        const run = await crawlAdaptive(site);
+        expect(run.httpRuns).toBeGreaterThan(0);
+        expect(run.browserRuns).toBeGreaterThan(0);
+        for (const x of MODELS) expect(run.delivered).toContain(`/app/model-${x}`);
+        expect(run.report.pagesProcessed).toBe(run.report.pagesFetched);
+        expect(new Set(run.delivered).size).toBe(run.delivered.length);
+        expect(run.delivered.length).toBe(run.report.relevantPages);
+    }, 120_000);
+});
