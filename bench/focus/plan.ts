@@ -21,6 +21,8 @@ export interface PlannedRun {
     budget: number;
     /** Labels scored from this run's log: every label of the site for query-independent crawlers. */
     scoredFor: Label[];
+    /** 1 for the first crawl of this (crawler, label, budget), 2… for repeats (`--repeat`). */
+    repeat: number;
 }
 
 export interface PlanFilters {
@@ -34,6 +36,11 @@ export interface PlanFilters {
     budgets?: number[];
     /** One label per site (the first by id) unless `queries` picks others. @default false */
     onePerSite?: boolean;
+    /**
+     * Crawls of each crawlee-focus run. Its order depends on timing at concurrency > 1, so one crawl is one sample;
+     * the baselines are crawled once. @default 1
+     */
+    repeats?: number;
 }
 
 /** Crawlers whose order ignores the query: one crawl per site serves every query of that site. */
@@ -80,17 +87,17 @@ export function planRuns(labels: Label[], filters: PlanFilters, srcHash: string)
     const kinds = filters.crawlers ?? CRAWLERS.map((crawler) => crawler.kind);
     const runs: PlannedRun[] = [];
     const byId = new Map<string, PlannedRun>();
-    const add = (crawler: CrawlerKind, label: Label, budget: number) => {
+    const add = (crawler: CrawlerKind, label: Label, budget: number, repeat = 1) => {
         const independent = QUERY_INDEPENDENT.has(crawler);
         const subject = independent ? `${label.site}-${createHash('sha256').update(label.entry.join(' ')).digest('hex').slice(0, 6)}` : label.id;
         const version = crawlerInfo(crawler).kind.startsWith('focus') ? `--src-${srcHash}` : '';
-        const id = `${crawler}--${subject}--${budget}${version}`;
+        const id = `${crawler}--${subject}--${budget}${version}${repeat > 1 ? `--r${repeat}` : ''}`;
         const existing = byId.get(id);
         if (existing) {
             existing.scoredFor.push(label);
             return;
         }
-        const run: PlannedRun = { id, crawler, label, budget, scoredFor: [label] };
+        const run: PlannedRun = { id, crawler, label, budget, scoredFor: [label], repeat };
         byId.set(id, run);
         runs.push(run);
     };
@@ -102,7 +109,10 @@ export function planRuns(labels: Label[], filters: PlanFilters, srcHash: string)
     ];
     for (const phase of phases) {
         for (const kind of phase.kinds.filter((k) => kinds.includes(k))) {
-            for (const budget of phase.budgets) for (const label of selected) add(kind, label, budget);
+            const repeats = kind.startsWith('focus') ? (filters.repeats ?? 1) : 1;
+            for (const budget of phase.budgets) {
+                for (const label of selected) for (let repeat = 1; repeat <= repeats; repeat++) add(kind, label, budget, repeat);
+            }
         }
     }
     return runs;

@@ -10,6 +10,8 @@ export interface ResultRow {
     crawler: CrawlerKind;
     budget: number;
     runId: string;
+    /** Which crawl of this (crawler, label, budget): 1, or 2… with `--repeat`. */
+    repeat: number;
     /** Read from the log prefix of a larger run (the crawler's order does not depend on the budget). */
     fromPrefix: boolean;
     /** Pages counted by score.mjs (HTML and other documents, 404s included) and how many of them were HTML. */
@@ -44,6 +46,7 @@ export function resultRows(scored: ScoredRun, budgets: readonly number[]): Resul
             crawler: run.crawler,
             budget: k,
             runId: run.id,
+            repeat: run.repeat,
             fromPrefix: prefix,
             fetched: row.fetched,
             fetchedHtml: row.fetched_html,
@@ -92,17 +95,26 @@ export function summaryTable(rows: ResultRow[], budgets: readonly number[]): str
         for (const { kind, label } of CRAWLERS) {
             const mine = group.filter((row) => row.crawler === kind);
             if (mine.length === 0) continue;
-            const cells = budgets.map((k) => {
-                const row = mine.find((r) => r.budget === k);
-                if (!row) return '';
-                const short = row.fetched < k ? ` (${row.fetched} p.)` : '';
-                return `${row.recall.toFixed(2)}${short}`;
-            });
+            const cells = budgets.map((k) => recallCell(mine.filter((r) => r.budget === k), k));
             lines.push(`| ${shown ? '' : first.site} | ${shown ? '' : first.query} | ${shown ? '' : first.totalRelevant} | ${label} | ${cells.join(' | ')} |`);
             shown = true;
         }
     }
     return lines.join('\n');
+}
+
+/**
+ * One crawl: its recall, and its pages when it stopped before the budget. Repeated crawls: the mean, the range and
+ * the count, and the mean pages when they stopped early.
+ */
+function recallCell(rows: ResultRow[], budget: number): string {
+    if (rows.length === 0) return '';
+    const mean = (values: number[]) => values.reduce((sum, x) => sum + x, 0) / values.length;
+    const recalls = rows.map((row) => row.recall);
+    const pages = mean(rows.map((row) => row.fetched));
+    const short = pages < budget ? ` (${Math.round(pages)} p.)` : '';
+    if (rows.length === 1) return `${recalls[0]!.toFixed(2)}${short}`;
+    return `${mean(recalls).toFixed(2)} [${Math.min(...recalls).toFixed(2)}–${Math.max(...recalls).toFixed(2)}, n=${rows.length}]${short}`;
 }
 
 /** Every figure of every row. */
@@ -113,11 +125,11 @@ export function fullTable(rows: ResultRow[]): string {
     ];
     const order = new Map(CRAWLERS.map((c, i) => [c.kind, i]));
     const sorted = [...rows].sort(
-        (a, b) => a.labelId.localeCompare(b.labelId) || order.get(a.crawler)! - order.get(b.crawler)! || a.budget - b.budget,
+        (a, b) => a.labelId.localeCompare(b.labelId) || order.get(a.crawler)! - order.get(b.crawler)! || a.budget - b.budget || a.repeat - b.repeat,
     );
     for (const row of sorted) {
         lines.push(
-            `| ${row.site} | ${row.query} | ${crawlerInfo(row.crawler).label} | ${row.budget}${row.fromPrefix ? '*' : ''} | ${row.fetched} (${row.fetchedHtml}) | ${row.relevantFound}/${row.totalRelevant} | ${row.harvest.toFixed(2)} | ${row.recall.toFixed(2)} | ${row.pagesTo50 ?? '—'} | ${row.wallSeconds}${row.fromPrefix ? '*' : ''} | ${row.stopReason ?? ''} |`,
+            `| ${row.site} | ${row.query} | ${crawlerInfo(row.crawler).label}${row.repeat > 1 ? ` (crawl ${row.repeat})` : ''} | ${row.budget}${row.fromPrefix ? '*' : ''} | ${row.fetched} (${row.fetchedHtml}) | ${row.relevantFound}/${row.totalRelevant} | ${row.harvest.toFixed(2)} | ${row.recall.toFixed(2)} | ${row.pagesTo50 ?? '—'} | ${row.wallSeconds}${row.fromPrefix ? '*' : ''} | ${row.stopReason ?? ''} |`,
         );
     }
     return lines.join('\n');

@@ -24,6 +24,8 @@ const USAGE = `npm run bench:focus [-- options]
   --query <a,b>        queries (or label ids) to keep, substring match
   --crawler <a,b>      ${CRAWLERS.map((c) => c.kind).join(', ')}
   --budgets <50,100>   page budgets (default ${BUDGETS.join(',')})
+  --repeat <n>         crawl each crawlee-focus run n times (its order varies with timing); tables show the mean
+                       and the range, charts the first crawl (default 1)
   --fresh              crawl again even when a run is cached
   --report-only        crawl nothing: tabulate the cached runs (missing ones are listed)
   --src <hash>         use crawlee-focus runs cached for this src/ hash instead of the current one
@@ -48,6 +50,7 @@ function parse(argv: string[]) {
             query: { type: 'string' },
             crawler: { type: 'string' },
             budgets: { type: 'string' },
+            repeat: { type: 'string' },
             fresh: { type: 'boolean' },
             'report-only': { type: 'boolean' },
             src: { type: 'string' },
@@ -63,6 +66,8 @@ function parse(argv: string[]) {
         if (!Number.isInteger(n) || n <= 0) throw new Error(`--budgets takes positive integers (got "${b}").`);
         return n;
     });
+    const repeats = values.repeat === undefined ? undefined : Number(values.repeat);
+    if (repeats !== undefined && !(Number.isInteger(repeats) && repeats >= 1)) throw new Error(`--repeat takes a positive integer (got "${values.repeat}").`);
     const quick = Boolean(values.quick);
     const filters: PlanFilters = {
         sites: list(values.site),
@@ -70,6 +75,7 @@ function parse(argv: string[]) {
         crawlers: crawlers ?? (quick ? QUICK_CRAWLERS : undefined),
         budgets: budgets ?? (quick ? [QUICK_BUDGET] : undefined),
         onePerSite: quick,
+        repeats,
     };
     const filtered = quick || Boolean(values.site || values.query || values.crawler || values.budgets);
     return {
@@ -117,7 +123,7 @@ async function main(): Promise<void> {
     const missing: string[] = [];
     for (const [i, run] of runs.entries()) {
         const info = crawlerInfo(run.crawler);
-        const head = `[${i + 1}/${runs.length}] ${info.label} on ${run.label.id} at ${run.budget}`;
+        const head = `[${i + 1}/${runs.length}] ${info.label} on ${run.label.id} at ${run.budget}${run.repeat > 1 ? `, crawl ${run.repeat}` : ''}`;
         if (args.reportOnly && !cachedOutcome(run.id)) {
             missing.push(run.id);
             continue;
@@ -196,7 +202,7 @@ function writeResults(
     const charts: string[] = [];
     for (const labelId of new Set(scored.map((one) => one.label.id))) {
         const file = `charts/${labelId}.svg`;
-        writeFileSync(path.join(RESULTS_DIR, file), chartFor(scored.filter((one) => one.label.id === labelId), budgets));
+        writeFileSync(path.join(RESULTS_DIR, file), chartFor(scored.filter((one) => one.label.id === labelId && one.finished.run.repeat === 1), budgets));
         charts.push(file);
     }
     const json = {

@@ -43,6 +43,20 @@ describe('planRuns', () => {
         expect(firstLarge).toBeLessThan(firstNever);
     });
 
+    it('repeats only crawlee-focus crawls, each under an id of its own, the first keeping the unrepeated id', () => {
+        const repeated = planRuns(labels, { sites: ['acl'], budgets: [100], repeats: 3 }, 'abc123');
+        const focus = repeated.filter((r) => r.crawler === 'focus' && r.label.id === 'acl--summarization');
+        expect(focus.map((r) => r.repeat)).toEqual([1, 2, 3]);
+        expect(focus.map((r) => r.id)).toEqual([
+            'focus--acl--summarization--100--src-abc123',
+            'focus--acl--summarization--100--src-abc123--r2',
+            'focus--acl--summarization--100--src-abc123--r3',
+        ]);
+        expect(repeated.filter((r) => r.crawler === 'focus-never')).toHaveLength(2 * 3);
+        expect(repeated.filter((r) => r.crawler === 'keyword').map((r) => r.repeat)).toEqual([1, 1]);
+        expect(new Set(repeated.map((r) => r.id)).size).toBe(repeated.length);
+    });
+
     it('applies crawler and budget filters', () => {
         const quick = planRuns(labels, { crawlers: ['focus', 'keyword'], budgets: [50], onePerSite: true }, 'x');
         expect(quick.map((r) => `${r.crawler} ${r.label.id} ${r.budget}`)).toEqual([

@@ -26,12 +26,12 @@ function row(k: number, fetched: number, found: number): ScoreRow {
     };
 }
 
-function scored(crawler: PlannedRun['crawler'], budget: number, rows: ScoreRow[], pages: number): ScoredRun {
+function scored(crawler: PlannedRun['crawler'], budget: number, rows: ScoreRow[], pages: number, repeat = 1): ScoredRun {
     const startedAt = 1_000_000;
     return {
         label,
         finished: {
-            run: { id: `${crawler}-${budget}`, crawler, label, budget, scoredFor: [label] },
+            run: { id: `${crawler}-${budget}-${repeat}`, crawler, label, budget, scoredFor: [label], repeat },
             outcome: { kind: crawler, startedAt, wallMillis: 250_000, pagesHandled: pages },
             logFile: '',
             cached: true,
@@ -78,5 +78,15 @@ describe('summaryTable', () => {
         const table = summaryTable(rows, [100]).split('\n');
         expect(table[2]).toBe('| cs | admissions | 10 | crawlee-focus | 0.80 (70 p.) |');
         expect(table[3]).toBe('|  |  |  | URL-keyword best-first | 0.60 |');
+    });
+
+    it('shows the mean, range and count of repeated crawls, and their mean pages when they stopped early', () => {
+        const rows = [
+            ...resultRows(scored('focus', 100, [row(100, 70, 8)], 70, 1), [100]),
+            ...resultRows(scored('focus', 100, [row(100, 100, 6)], 100, 2), [100]),
+            ...resultRows(scored('focus', 100, [row(100, 40, 7)], 40, 3), [100]),
+        ];
+        expect(rows.map((r) => r.repeat)).toEqual([1, 2, 3]);
+        expect(summaryTable(rows, [100]).split('\n')[2]).toBe('| cs | admissions | 10 | crawlee-focus | 0.70 [0.60–0.80, n=3] (70 p.) |');
     });
 });
