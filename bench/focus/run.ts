@@ -198,10 +198,12 @@ function writeResults(
     missing: string[],
     leftOut: string[],
 ): void {
-    mkdirSync(path.join(RESULTS_DIR, 'charts'), { recursive: true });
+    // The full bench owns charts/; a quick or filtered run draws its own, beside them.
+    const chartDir = name === 'results' ? 'charts' : `charts/${name}`;
+    mkdirSync(path.join(RESULTS_DIR, chartDir), { recursive: true });
     const charts: string[] = [];
     for (const labelId of new Set(scored.map((one) => one.label.id))) {
-        const file = `charts/${labelId}.svg`;
+        const file = `${chartDir}/${labelId}.svg`;
         writeFileSync(path.join(RESULTS_DIR, file), chartFor(scored.filter((one) => one.label.id === labelId && one.finished.run.repeat === 1), budgets));
         charts.push(file);
     }
