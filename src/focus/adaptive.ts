@@ -41,8 +41,8 @@ export type StopReason = 'coverage_reached' | 'saturated' | 'no_relevant_pages' 
 export interface AdaptiveOptions {
     /**
      * Consecutive pages without new relevant content before the crawl counts as saturated, provided
-     * the share of novel pages among the last {@link HARVEST_WINDOW_PATIENCE} × patience pages is also clearly below
-     * the share before them. Half of it (rounded up) suffices once the query is covered; twice it
+     * the share of novel pages among the last {@link HARVEST_WINDOW_PATIENCE} × patience pages is also zero or clearly
+     * below the share before them (which must rest on at least `patience` pages). Half of it (rounded up) suffices once the query is covered; twice it
      * is allowed for blind irrelevant pages before anything relevant is found.
      * @default 5
      */
@@ -296,10 +296,17 @@ export class AdaptiveStop {
         }
     }
 
-    /** The recent window's share of novel pages is clearly below the share before it (upper bound below lower bound). */
+    /**
+     * The recent window brought no novel page at all, or its share of novel pages is clearly below the share before
+     * it (upper bound below lower bound). [I] That share must rest on at least `patience` pages: two hits on the first
+     * two pages are too thin a harvest to compare with (they stopped a steady one-in-seven harvest after 22 pages).
+     */
     #harvestDropped(): boolean {
-        if (this.#recent.length < HARVEST_WINDOW_PATIENCE * this.#options.patience || this.#earlier.pages === 0) return false;
+        const { patience } = this.#options;
+        if (this.#recent.length < HARVEST_WINDOW_PATIENCE * patience) return false;
         const recentHits = this.#recent.filter(Boolean).length;
+        if (recentHits === 0) return true;
+        if (this.#earlier.pages < patience) return false;
         const [, recentUpper] = wilson(recentHits, this.#recent.length);
         const [earlierLower] = wilson(this.#earlier.hits, this.#earlier.pages);
         return recentUpper < earlierLower;

@@ -163,6 +163,21 @@ describe('AdaptiveStop', () => {
         );
     });
 
+    it('does not take two hits on the first two pages for a harvest that later dropped', () => {
+        // Found by the property above: hit, hit, then one hit every seven pages. The pages before the window were only
+        // the two hits, so the steady trickle after them looked like a significant drop.
+        const stop = new AdaptiveStop(query);
+        let n = 0;
+        const verdicts = [];
+        for (let round = 0; round < 10; round++) {
+            for (const gap of [0, 6, 6, 6]) {
+                verdicts.push(stop.observe(relevant(paragraphsAbout('student housing', 2, `h${n++}`))));
+                verdicts.push(...junk(stop, gap).map((s) => ({ stop: s })));
+            }
+        }
+        expect(verdicts.every((v) => v.stop === null)).toBe(true);
+    });
+
     it('resets staleness when a page brings new content', () => {
         const stop = new AdaptiveStop(query);
         stop.observe(relevant(paragraphsAbout('student', 2, 'a')));
