@@ -194,9 +194,10 @@ export class Focus {
      */
     observePage(page: FocusPage, via: LinkSignal | null): PageVerdict {
         const facets = Facets.of(this.query, page.title, locator(page.url), page.markdown);
-        this.#facets.observe(facets, this.#facets.relevance(facets) < MIN_RELEVANCE);
+        const offTopic = this.#facets.relevance(facets) < MIN_RELEVANCE; // by the weights before this page
+        this.#facets.observe(facets, offTopic);
         const relevance = this.#facets.relevance(facets);
-        this.#termWeights.observe(facets.bodyTerms);
+        this.#termWeights.observe(facets.bodyTerms, offTopic);
         this.#pagesObserved += 1;
 
         const learnable = via !== null && via.fixed === undefined;
