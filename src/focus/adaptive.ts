@@ -297,16 +297,16 @@ export class AdaptiveStop {
     }
 
     /**
-     * The recent window brought no novel page at all, or its share of novel pages is clearly below the share before
-     * it (upper bound below lower bound). [I] That share must rest on at least `patience` pages: two hits on the first
-     * two pages are too thin a harvest to compare with (they stopped a steady one-in-seven harvest after 22 pages).
+     * The recent window's share of novel pages is clearly below the share before it (upper bound below lower bound).
+     * [I] While fewer than `patience` pages lie before the window, that share is too thin to compare with (two hits
+     * on the first two pages stopped a steady one-in-seven harvest after 22 pages): only a window without any novel
+     * page counts as a drop then.
      */
     #harvestDropped(): boolean {
         const { patience } = this.#options;
-        if (this.#recent.length < HARVEST_WINDOW_PATIENCE * patience) return false;
+        if (this.#recent.length < HARVEST_WINDOW_PATIENCE * patience || this.#earlier.pages === 0) return false;
         const recentHits = this.#recent.filter(Boolean).length;
-        if (recentHits === 0) return true;
-        if (this.#earlier.pages < patience) return false;
+        if (this.#earlier.pages < patience) return recentHits === 0;
         const [, recentUpper] = wilson(recentHits, this.#recent.length);
         const [earlierLower] = wilson(this.#earlier.hits, this.#earlier.pages);
         return recentUpper < earlierLower;
