@@ -11,12 +11,20 @@
  * (61 universities × 5 directions): AUC useful/useless 0.79 → 0.86.
  */
 import { assertDelta, benjaminiHochberg, DEFAULT_DELTA, gammaP } from '../stat/index.js';
-import { DocumentFrequencies, type DocumentFrequenciesJSON } from './document-frequency.js';
 import type { Query } from './query.js';
 
 /** Pages needed before site statistics are used; before that terms weigh the same and no phrase counts (pagesift facet.rs). */
 export const FACET_MIN_PAGES = 3;
 
+/**
+ * Off-topic pages needed before the IDF is taken over them alone. [I] pagesift takes it over every fetched page,
+ * which suits its university crawls, where most pages are off the topic. A crawl that succeeds is mostly on the
+ * topic, and there the term it focuses on ends up on nearly every page: its IDF falls to zero and the relevance of
+ * later on-topic pages with it (acl2020 "dialog system": dialogue papers fell from 0.9 to 0.06 as the crawl found
+ * them, and the adaptive stop ended it at recall 0.70). Generic site words, the case IDF is for, are frequent on
+ * off-topic pages too; the focus term is not.
+ */
+export const OFF_TOPIC_MIN_PAGES = FACET_MIN_PAGES;
 
 /** Bit-mask of the units present in `tf`. */
 function maskOf(tf: readonly number[]): number {
@@ -115,22 +123,29 @@ export function collocations(pairs: readonly (readonly [adjacent: number, expect
 export interface FacetStatsJSON {
     terms: number;
     delta: number;
-    frequencies: DocumentFrequenciesJSON;
+    pages: number;
+    df: number[];
     tokens: number;
     cf: number[];
     weights: number[];
+    offTopicPages: number;
+    offTopicDf: number[];
 }
 
 /** Statistics of every page fetched in this crawl, and the unit weights derived from them. */
 export class FacetStats {
     readonly #terms: number;
     readonly #delta: number;
-    /** Pages on which each unit is present (title/URL, headings or body). */
-    #frequencies: DocumentFrequencies;
+    #pages = 0;
+    /** Pages on which each unit is present. */
+    readonly #df: number[];
     /** Body tokens over all pages. */
     #tokens = 0;
     /** Body occurrences of each unit over all pages (for a phrase: adjacent occurrences). */
     readonly #cf: number[];
+    /** Pages judged off the topic when they were observed, and the pages among them on which each unit is present. */
+    #offTopicPages = 0;
+    readonly #offTopicDf: number[];
     readonly #weights: number[];
 
     /**
@@ -146,14 +161,15 @@ export class FacetStats {
         const units = unitCount(terms);
         this.#terms = terms;
         this.#delta = delta;
-        this.#frequencies = new DocumentFrequencies(units);
+        this.#df = new Array<number>(units).fill(0);
         this.#cf = new Array<number>(units).fill(0);
+        this.#offTopicDf = new Array<number>(units).fill(0);
         this.#weights = new Array<number>(units).fill(0).fill(1, 0, terms);
     }
 
     /** Pages observed so far. */
     get pages(): number {
-        return this.#frequencies.pages;
+        return this.#pages;
     }
 
     /** Current weight of every unit: terms first, then the phrase of terms i−1,i at index n+i−1. */
@@ -163,21 +179,27 @@ export class FacetStats {
 
     /**
      * Accounts one fetched page (every page, useful or not) and re-estimates the weights.
-     * @param offTopic The page was judged irrelevant (below MIN_RELEVANCE, by the weights before it): the IDF is
-     *   taken over such pages once there are a few (see document-frequency.ts).
+     * @param offTopic The page was judged irrelevant (below MIN_RELEVANCE, by the weights before it): it also counts
+     *   towards the IDF, see {@link OFF_TOPIC_MIN_PAGES}.
      */
     observe(facets: Facets, offTopic = false): void {
-        this.#frequencies.observe(facets.present, offTopic);
-        this.#cf.forEach((_, unit) => {
+        this.#pages += 1;
+        if (offTopic) this.#offTopicPages += 1;
+        const present = facets.present;
+        this.#df.forEach((_, unit) => {
+            if (present & (1 << unit)) {
+                this.#df[unit]! += 1;
+                if (offTopic) this.#offTopicDf[unit]! += 1;
+            }
             this.#cf[unit]! += facets.tf[unit] ?? 0;
         });
         this.#tokens += facets.length;
-        if (this.pages >= FACET_MIN_PAGES) this.#reweigh();
+        if (this.#pages >= FACET_MIN_PAGES) this.#reweigh();
     }
 
     /** Relevance of a page, 0…1: the weighted mean of its unit evidence. */
     relevance(facets: Facets): number {
-        const averageLength = this.pages > 0 && this.#tokens > 0 ? this.#tokens / this.pages : Math.max(facets.length, 1);
+        const averageLength = this.#pages > 0 && this.#tokens > 0 ? this.#tokens / this.#pages : Math.max(facets.length, 1);
         let weighted = 0;
         let total = 0;
         this.#weights.forEach((weight, unit) => {
@@ -203,32 +225,42 @@ export class FacetStats {
         return {
             terms: this.#terms,
             delta: this.#delta,
-            frequencies: this.#frequencies.toJSON(),
+            pages: this.#pages,
+            df: [...this.#df],
             tokens: this.#tokens,
             cf: [...this.#cf],
             weights: [...this.#weights],
+            offTopicPages: this.#offTopicPages,
+            offTopicDf: [...this.#offTopicDf],
         };
     }
 
     static fromJSON(json: FacetStatsJSON): FacetStats {
+        const stats = new FacetStats(json.terms, json.delta);
         const units = unitCount(json.terms);
-        for (const [name, list] of [['cf', json.cf], ['weights', json.weights]] as const) {
+        for (const [name, list] of [['df', json.df], ['cf', json.cf], ['weights', json.weights], ['offTopicDf', json.offTopicDf]] as const) {
             if (!Array.isArray(list) || list.length !== units) {
                 throw new TypeError(`FacetStats.fromJSON: "${name}" must have ${units} entries; pass the output of FacetStats#toJSON unchanged.`);
             }
         }
-        const stats = new FacetStats(json.terms, json.delta);
-        stats.#frequencies = DocumentFrequencies.fromJSON(json.frequencies, units);
+        stats.#pages = json.pages;
         stats.#tokens = json.tokens;
+        stats.#df.splice(0, units, ...json.df);
         stats.#cf.splice(0, units, ...json.cf);
         stats.#weights.splice(0, units, ...json.weights);
+        stats.#offTopicPages = json.offTopicPages;
+        stats.#offTopicDf.splice(0, units, ...json.offTopicDf);
         return stats;
     }
 
     #reweigh(): void {
         const n = this.#terms;
+        const background = this.#offTopicPages >= OFF_TOPIC_MIN_PAGES;
+        const pages = background ? this.#offTopicPages : this.#pages;
+        const backgroundDf = background ? this.#offTopicDf : this.#df;
         // A unit on no page cannot separate pages; its maximal IDF with zero evidence would drag every page down.
-        const idf = (unit: number): number => (this.#frequencies.df(unit) === 0 ? 0 : Math.max(0, this.#frequencies.idf(unit)));
+        const idf = (unit: number): number =>
+            this.#df[unit] === 0 ? 0 : Math.max(0, Math.log((pages + 1) / (backgroundDf[unit]! + 0.5)));
         for (let term = 0; term < n; term++) this.#weights[term] = idf(term);
         const tokens = Math.max(this.#tokens, 1);
         const pairs: [number, number][] = [];

@@ -194,10 +194,9 @@ export class Focus {
      */
     observePage(page: FocusPage, via: LinkSignal | null): PageVerdict {
         const facets = Facets.of(this.query, page.title, locator(page.url), page.markdown);
-        const offTopic = this.#facets.relevance(facets) < MIN_RELEVANCE; // by the weights before this page
-        this.#facets.observe(facets, offTopic);
+        this.#facets.observe(facets, this.#facets.relevance(facets) < MIN_RELEVANCE);
         const relevance = this.#facets.relevance(facets);
-        this.#termWeights.observe(facets.bodyTerms, offTopic);
+        this.#termWeights.observe(facets.bodyTerms);
         this.#pagesObserved += 1;
 
         const learnable = via !== null && via.fixed === undefined;

@@ -1,6 +1,5 @@
 // Focused-crawl scoring: query, page relevance, link scores, harvest and stop rules.
 export * from './query.js';
-export * from './document-frequency.js';
 export * from './facets.js';
 export * from './weights.js';
 export * from './model.js';

@@ -3,10 +3,8 @@
  *
  * Navigation and footers put "students" or "international" on every page of a university site, so
  * those words cannot tell an admissions link from a news link, while "visa" or "scholarship" can.
- * The weight of a term is its IDF over the page bodies fetched so far (off-topic ones once there are a few, see
- * document-frequency.ts), normalised to (0, 1].
+ * The weight of a term is its IDF over the page bodies fetched so far, normalised to (0, 1].
  */
-import { DocumentFrequencies, type DocumentFrequenciesJSON } from './document-frequency.js';
 
 /** Pages needed before the weights leave their start of 1 (pagesift weights.rs). */
 export const WEIGHT_MIN_PAGES = 3;
@@ -17,15 +15,17 @@ export const RESCORE_DELTA = 0.1;
 
 /** Serialised form of {@link TermWeights}. */
 export interface TermWeightsJSON {
-    frequencies: DocumentFrequenciesJSON;
+    pages: number;
+    df: number[];
     /** Weights at the last re-score. */
     snapshot: number[];
 }
 
 /** IDF weights of the query terms over the page bodies fetched so far. */
 export class TermWeights {
+    #pages = 0;
     /** Pages whose body contains each term. */
-    #frequencies: DocumentFrequencies;
+    readonly #df: number[];
     readonly #weights: number[];
     readonly #snapshot: number[];
 
@@ -34,7 +34,7 @@ export class TermWeights {
         if (!Number.isInteger(terms) || terms < 1) {
             throw new RangeError(`TermWeights needs the number of query terms (a positive integer, got ${terms}); pass query.size.`);
         }
-        this.#frequencies = new DocumentFrequencies(terms);
+        this.#df = new Array<number>(terms).fill(0);
         this.#weights = new Array<number>(terms).fill(1);
         this.#snapshot = new Array<number>(terms).fill(1);
     }
@@ -46,15 +46,15 @@ export class TermWeights {
 
     /** Pages observed so far. */
     get pages(): number {
-        return this.#frequencies.pages;
+        return this.#pages;
     }
 
-    /**
-     * Accounts one fetched page; `bodyTerms` has bit i set when the page body contains term i, `offTopic` says the
-     * page was judged irrelevant.
-     */
-    observe(bodyTerms: number, offTopic = false): void {
-        this.#frequencies.observe(bodyTerms, offTopic);
+    /** Accounts one fetched page; `bodyTerms` has bit i set when the page body contains term i. */
+    observe(bodyTerms: number): void {
+        this.#pages += 1;
+        this.#df.forEach((_, term) => {
+            if (bodyTerms & (1 << term)) this.#df[term]! += 1;
+        });
         this.#recompute();
     }
 
@@ -80,15 +80,16 @@ export class TermWeights {
     }
 
     toJSON(): TermWeightsJSON {
-        return { frequencies: this.#frequencies.toJSON(), snapshot: [...this.#snapshot] };
+        return { pages: this.#pages, df: [...this.#df], snapshot: [...this.#snapshot] };
     }
 
     static fromJSON(json: TermWeightsJSON): TermWeights {
-        if (!Array.isArray(json?.snapshot) || json.snapshot.length === 0) {
-            throw new TypeError('TermWeights.fromJSON expects { frequencies, snapshot } as produced by TermWeights#toJSON.');
+        if (!Array.isArray(json.df) || !Array.isArray(json.snapshot) || json.df.length !== json.snapshot.length) {
+            throw new TypeError('TermWeights.fromJSON expects { pages, df, snapshot } as produced by TermWeights#toJSON.');
         }
-        const weights = new TermWeights(json.snapshot.length);
-        weights.#frequencies = DocumentFrequencies.fromJSON(json.frequencies, json.snapshot.length);
+        const weights = new TermWeights(json.df.length);
+        weights.#pages = json.pages;
+        weights.#df.splice(0, json.df.length, ...json.df);
         weights.#recompute();
         weights.#snapshot.splice(0, json.snapshot.length, ...json.snapshot);
         return weights;
@@ -96,10 +97,11 @@ export class TermWeights {
 
     /** IDF normalised by its maximum ln(N+1), clamped to [MIN_WEIGHT, 1]; terms weigh 1 until enough pages. */
     #recompute(): void {
-        if (this.pages < WEIGHT_MIN_PAGES) return;
-        const scale = this.#frequencies.maxIdf();
-        this.#weights.forEach((_, term) => {
-            this.#weights[term] = Math.min(1, Math.max(MIN_WEIGHT, this.#frequencies.idf(term) / scale));
+        if (this.#pages < WEIGHT_MIN_PAGES) return;
+        const scale = Math.log(this.#pages + 1);
+        this.#df.forEach((df, term) => {
+            const idf = Math.log((this.#pages + 1) / (df + 0.5)) / scale;
+            this.#weights[term] = Math.min(1, Math.max(MIN_WEIGHT, idf));
         });
     }
 }

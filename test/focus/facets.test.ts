@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MIN_RELEVANCE } from '../../src/focus/adaptive.js';
-import { OFF_TOPIC_MIN_PAGES } from '../../src/focus/document-frequency.js';
-import { collocations, FACET_MIN_PAGES, FacetStats, Facets } from '../../src/focus/facets.js';
+import { collocations, FACET_MIN_PAGES, FacetStats, Facets, OFF_TOPIC_MIN_PAGES } from '../../src/focus/facets.js';
 import { Query } from '../../src/focus/query.js';
 
 const page = (query: Query, title: string, body: string) => Facets.of(query, title, '', body);
