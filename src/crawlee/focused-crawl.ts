@@ -103,10 +103,9 @@ const BINARY_CHARACTER_SHARE = 0.1;
 
 /**
  * Version of the snapshot layout and of the keys in it. Raise it when either changes: 2 = URL-template keys from
- * `hashHex` (1 used FNV-1a); 3 = off-topic IDF statistics in the focus state. A snapshot of another format is never
- * mixed with this code's state.
+ * `hashHex` (1 used FNV-1a). A snapshot of another format is never mixed with this code's state.
  */
-export const STATE_FORMAT = 3;
+export const STATE_FORMAT = 2;
 
 interface FocusedCrawlState {
     /** {@link STATE_FORMAT} of the code that wrote it; absent before format 2. */

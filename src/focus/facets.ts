@@ -16,16 +16,6 @@ import type { Query } from './query.js';
 /** Pages needed before site statistics are used; before that terms weigh the same and no phrase counts (pagesift facet.rs). */
 export const FACET_MIN_PAGES = 3;
 
-/**
- * Off-topic pages needed before the IDF is taken over them alone. [I] pagesift takes it over every fetched page,
- * which suits its university crawls, where most pages are off the topic. A crawl that succeeds is mostly on the
- * topic, and there the term it focuses on ends up on nearly every page: its IDF falls to zero and the relevance of
- * later on-topic pages with it (acl2020 "dialog system": dialogue papers fell from 0.9 to 0.06 as the crawl found
- * them, and the adaptive stop ended it at recall 0.70). Generic site words, the case IDF is for, are frequent on
- * off-topic pages too; the focus term is not.
- */
-export const OFF_TOPIC_MIN_PAGES = FACET_MIN_PAGES;
-
 /** Bit-mask of the units present in `tf`. */
 function maskOf(tf: readonly number[]): number {
     let mask = 0;
@@ -128,8 +118,6 @@ export interface FacetStatsJSON {
     tokens: number;
     cf: number[];
     weights: number[];
-    offTopicPages: number;
-    offTopicDf: number[];
 }
 
 /** Statistics of every page fetched in this crawl, and the unit weights derived from them. */
@@ -143,9 +131,6 @@ export class FacetStats {
     #tokens = 0;
     /** Body occurrences of each unit over all pages (for a phrase: adjacent occurrences). */
     readonly #cf: number[];
-    /** Pages judged off the topic when they were observed, and the pages among them on which each unit is present. */
-    #offTopicPages = 0;
-    readonly #offTopicDf: number[];
     readonly #weights: number[];
 
     /**
@@ -163,7 +148,6 @@ export class FacetStats {
         this.#delta = delta;
         this.#df = new Array<number>(units).fill(0);
         this.#cf = new Array<number>(units).fill(0);
-        this.#offTopicDf = new Array<number>(units).fill(0);
         this.#weights = new Array<number>(units).fill(0).fill(1, 0, terms);
     }
 
@@ -177,20 +161,12 @@ export class FacetStats {
         return this.#weights;
     }
 
-    /**
-     * Accounts one fetched page (every page, useful or not) and re-estimates the weights.
-     * @param offTopic The page was judged irrelevant (below MIN_RELEVANCE, by the weights before it): it also counts
-     *   towards the IDF, see {@link OFF_TOPIC_MIN_PAGES}.
-     */
-    observe(facets: Facets, offTopic = false): void {
+    /** Accounts one fetched page (every page, useful or not) and re-estimates the weights. */
+    observe(facets: Facets): void {
         this.#pages += 1;
-        if (offTopic) this.#offTopicPages += 1;
         const present = facets.present;
         this.#df.forEach((_, unit) => {
-            if (present & (1 << unit)) {
-                this.#df[unit]! += 1;
-                if (offTopic) this.#offTopicDf[unit]! += 1;
-            }
+            if (present & (1 << unit)) this.#df[unit]! += 1;
             this.#cf[unit]! += facets.tf[unit] ?? 0;
         });
         this.#tokens += facets.length;
@@ -230,15 +206,13 @@ export class FacetStats {
             tokens: this.#tokens,
             cf: [...this.#cf],
             weights: [...this.#weights],
-            offTopicPages: this.#offTopicPages,
-            offTopicDf: [...this.#offTopicDf],
         };
     }
 
     static fromJSON(json: FacetStatsJSON): FacetStats {
         const stats = new FacetStats(json.terms, json.delta);
         const units = unitCount(json.terms);
-        for (const [name, list] of [['df', json.df], ['cf', json.cf], ['weights', json.weights], ['offTopicDf', json.offTopicDf]] as const) {
+        for (const [name, list] of [['df', json.df], ['cf', json.cf], ['weights', json.weights]] as const) {
             if (!Array.isArray(list) || list.length !== units) {
                 throw new TypeError(`FacetStats.fromJSON: "${name}" must have ${units} entries; pass the output of FacetStats#toJSON unchanged.`);
             }
@@ -248,20 +222,15 @@ export class FacetStats {
         stats.#df.splice(0, units, ...json.df);
         stats.#cf.splice(0, units, ...json.cf);
         stats.#weights.splice(0, units, ...json.weights);
-        stats.#offTopicPages = json.offTopicPages;
-        stats.#offTopicDf.splice(0, units, ...json.offTopicDf);
         return stats;
     }
 
     #reweigh(): void {
         const n = this.#terms;
-        const background = this.#offTopicPages >= OFF_TOPIC_MIN_PAGES;
-        const pages = background ? this.#offTopicPages : this.#pages;
-        const backgroundDf = background ? this.#offTopicDf : this.#df;
+        const pages = this.#pages;
         // A unit on no page cannot separate pages; its maximal IDF with zero evidence would drag every page down.
-        const idf = (unit: number): number =>
-            this.#df[unit] === 0 ? 0 : Math.max(0, Math.log((pages + 1) / (backgroundDf[unit]! + 0.5)));
-        for (let term = 0; term < n; term++) this.#weights[term] = idf(term);
+        const idf = (df: number): number => (df === 0 ? 0 : Math.max(0, Math.log((pages + 1) / (df + 0.5))));
+        for (let term = 0; term < n; term++) this.#weights[term] = idf(this.#df[term]!);
         const tokens = Math.max(this.#tokens, 1);
         const pairs: [number, number][] = [];
         for (let i = 1; i < n; i++) {
@@ -270,7 +239,7 @@ export class FacetStats {
         }
         collocations(pairs, this.#delta).forEach((phrase, i) => {
             const unit = n + i;
-            this.#weights[unit] = phrase ? idf(unit) : 0;
+            this.#weights[unit] = phrase ? idf(this.#df[unit]!) : 0;
         });
     }
 }

@@ -7,7 +7,7 @@
 import { clusterKey } from '../frontier/cluster-key.js';
 import { DEFAULT_DELTA } from '../stat/index.js';
 import { hostOf } from '../url/index.js';
-import { AdaptiveStop, MIN_RELEVANCE, type AdaptiveOptions, type AdaptiveStopJSON, type StopReason } from './adaptive.js';
+import { AdaptiveStop, type AdaptiveOptions, type AdaptiveStopJSON, type StopReason } from './adaptive.js';
 import { FacetStats, Facets, type FacetStatsJSON } from './facets.js';
 import { isDatedLeaf, isFurniture } from './furniture.js';
 import { Harvest, subtree, type HarvestJSON } from './harvest.js';
@@ -194,7 +194,7 @@ export class Focus {
      */
     observePage(page: FocusPage, via: LinkSignal | null): PageVerdict {
         const facets = Facets.of(this.query, page.title, locator(page.url), page.markdown);
-        this.#facets.observe(facets, this.#facets.relevance(facets) < MIN_RELEVANCE);
+        this.#facets.observe(facets);
         const relevance = this.#facets.relevance(facets);
         this.#termWeights.observe(facets.bodyTerms);
         this.#pagesObserved += 1;
