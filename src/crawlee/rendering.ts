@@ -81,6 +81,10 @@ export function compareRenderings(http: RenderingSummary, browser: RenderingSumm
 export class RenderingLedger {
     private readonly handled = new WeakMap<object, HandledRun>();
     private readonly summaries = new WeakMap<object, RenderingSummary>();
+    /** Summaries are kept only once a comparator or checker was handed out: other crawlers never compare. */
+    private comparing = false;
+    /** A shell may be refused only when Crawlee asks {@link checker}, which then sends it to the browser. */
+    private checking = false;
 
     /**
      * True for the plain-HTTP re-run that checks a page already handled in the browser in this same handling (same
@@ -99,6 +103,7 @@ export class RenderingLedger {
 
     /** Keeps `page`'s summary for the comparator; only runs of AdaptivePlaywrightCrawler are ever compared. */
     record(context: CrawlingContext, page: PageData, shell = false): void {
+        if (!this.comparing) return;
         const pushData = (context as unknown as { pushData?: unknown }).pushData;
         if (typeof pushData === 'function') this.summaries.set(pushData, summarizeRendering(page, shell));
     }
@@ -108,13 +113,15 @@ export class RenderingLedger {
      * app shell: the crawl must not score it, and {@link checker} makes Crawlee render it in the browser instead.
      */
     rejectsAsShell(context: CrawlingContext, html: string, page: PageData): boolean {
-        if (!isAdaptivePlainHttpRun(context) || !looksClientRendered(html, page)) return false;
+        if (!this.checking || !isAdaptivePlainHttpRun(context) || !looksClientRendered(html, page)) return false;
         this.record(context, page, true);
         return true;
     }
 
     /** AdaptivePlaywrightCrawler's `resultChecker`: a plain-HTTP result is good unless its page was an app shell. */
     checker(): (result: { pushData: unknown }) => boolean {
+        this.comparing = true;
+        this.checking = true;
         return (result) => this.summaries.get(result.pushData as object)?.shell !== true;
     }
 
@@ -123,6 +130,7 @@ export class RenderingLedger {
      * `inconclusive` when either run read no page (an error status, a binary body).
      */
     comparator(): (http: { pushData: unknown }, browser: { pushData: unknown }) => 'equal' | 'different' | 'inconclusive' {
+        this.comparing = true;
         return (http, browser) => {
             const a = this.summaries.get(http.pushData as object);
             const b = this.summaries.get(browser.pushData as object);
