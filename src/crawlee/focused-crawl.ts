@@ -14,13 +14,14 @@ import type { SkipOptions } from '../url/index.js';
 import { settleRenderedPage } from './browser.js';
 import { browserPageOf, RenderingLedger } from './rendering.js';
 import { buildReport } from './report.js';
-import type { FocusReport } from './report.js';
+import type { CrawlStopReason, FocusReport } from './report.js';
 import { FocusedRequestManager } from './request-manager.js';
 import type { FocusedRequestManagerState } from './request-manager.js';
 import { localDatasetDirectory, repairTornDatasetItems } from './dataset-repair.js';
 import { RobotsCache } from './robots-cache.js';
 import type { TextFetcher } from './robots-cache.js';
 import { StateStore } from './state-store.js';
+import { StallWatchdog } from './watchdog.js';
 
 /** What the page hook learned about a page; the user's handler reads it with {@link pageFocus}. */
 export interface PageFocus {
@@ -96,6 +97,13 @@ export interface FocusedCrawlOptions {
     fetchText?: TextFetcher;
     /** HTML read per page at most, in characters: longer pages are cut there and counted as failure `truncated`. @default MAX_HTML_CHARS */
     maxHtmlChars?: number;
+    /**
+     * How long requests may be pending with nothing taken, handled or retried before the stall watchdog hands them out
+     * again; after as long again with no progress the crawl stops as `stalled` (its pending requests are kept, so a
+     * resume retries them). Waits the crawl knows the end of (Retry-After, Crawl-delay) do not count.
+     * @default the crawler's navigation + request handler timeouts + 30 s, at least 60 s
+     */
+    stallTimeoutSecs?: number;
 }
 
 /** Share of control or replacement characters above which a "text/html" body is taken for binary data. */
@@ -119,7 +127,7 @@ interface FocusedCrawlState {
     pagesProcessed: number;
     relevantPages: number;
     failures: Array<[string, number]>;
-    stopReason: StopReason | null;
+    stopReason: CrawlStopReason | null;
 }
 
 /** Why a crawling context cannot be read, in words a user can act on. */
@@ -155,7 +163,7 @@ export class FocusedCrawl {
     private readonly failures = new Map<string, number>();
     private pagesProcessed = 0;
     private relevantPages = 0;
-    private stopReason: StopReason | null = null;
+    private stopReason: CrawlStopReason | null = null;
     private readonly startedAt = Date.now();
 
     private constructor(
@@ -206,7 +214,8 @@ export class FocusedCrawl {
             for (const [reason, count] of saved.failures) this.failures.set(reason, count);
             this.pagesProcessed = saved.pagesProcessed;
             this.relevantPages = saved.relevantPages;
-            this.stopReason = saved.stopReason;
+            // A stalled crawl is tried again: the cause (a dead server, a lost request) may be gone.
+            this.stopReason = saved.stopReason === 'stalled' ? null : saved.stopReason;
         }
     }
 
@@ -398,9 +407,34 @@ export class FocusedCrawl {
     }
 
     /** Runs the crawler from the start URLs (or from where a resumed crawl stopped) and returns the report. */
-    async run(crawler: { run(requests?: string[]): Promise<unknown> }): Promise<FocusReport> {
-        // A resumed frontier already holds its seeds; adding them again is a no-op.
-        await crawler.run(this.resumed ? [] : this.options.startUrls);
+    async run(crawler: RunnableCrawler): Promise<FocusReport> {
+        const stallTimeoutMillis = this.options.stallTimeoutSecs !== undefined ? this.options.stallTimeoutSecs * 1000 : defaultStallTimeoutMillis(crawler);
+        let abortTimer: NodeJS.Timeout | undefined;
+        const watchdog = new StallWatchdog(this.manager, {
+            stallTimeoutMillis,
+            onReclaim: (reclaimed) =>
+                log.warning(`crawlee-focus: nothing moved for ${Math.round(stallTimeoutMillis / 1000)} s with requests pending; ${reclaimed} request(s) held in flight handed out again.`),
+            onStall: () => {
+                this.stopReason = 'stalled';
+                this.manager.halt();
+                log.error(
+                    `crawlee-focus: still no progress ${Math.round(stallTimeoutMillis / 1000)} s after reclaiming; stopping (stalled). ` +
+                        'Pending requests are kept: run the crawl again on the same storage to retry them.',
+                );
+                crawler.stop?.('crawlee-focus: stalled');
+                // A request that never returns would keep the pool open: abort it if it has not ended in time.
+                abortTimer = setTimeout(() => void crawler.autoscaledPool?.abort(), stallTimeoutMillis);
+                abortTimer.unref();
+            },
+        });
+        watchdog.start();
+        try {
+            // A resumed frontier already holds its seeds; adding them again is a no-op.
+            await crawler.run(this.resumed ? [] : this.options.startUrls);
+        } finally {
+            watchdog.stop();
+            clearTimeout(abortTimer);
+        }
         return this.finish();
     }
 
@@ -613,6 +647,19 @@ export class FocusedCrawl {
         }
         this.relevantPages += recovered - lost;
     }
+}
+
+/** The parts of a Crawlee crawler that {@link FocusedCrawl.run} uses. */
+export interface RunnableCrawler {
+    run(requests?: string[]): Promise<unknown>;
+    stop?(message?: string): void;
+    autoscaledPool?: { abort(): Promise<void> };
+}
+
+/** No single request may take longer than its navigation and handler timeouts: past that, nothing is in flight for real. */
+function defaultStallTimeoutMillis(crawler: RunnableCrawler): number {
+    const timeouts = crawler as unknown as { requestHandlerTimeoutMillis?: number; navigationTimeoutMillis?: number };
+    return Math.max(60_000, (timeouts.requestHandlerTimeoutMillis ?? 60_000) + (timeouts.navigationTimeoutMillis ?? 0) + 30_000);
 }
 
 /** The page hook's result for a request, for the user's own handler. */

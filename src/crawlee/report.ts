@@ -1,10 +1,13 @@
 import type { Focus, StopReason } from '../focus/index.js';
 import type { RewriteRuleInfo, TrapInfo, TrapLearner } from '../frontier/index.js';
 
+/** Why a crawl ended: the focus's own reasons, or `stalled` when the watchdog found nothing moving (see watchdog.ts). */
+export type CrawlStopReason = StopReason | 'stalled';
+
 /** `FOCUS_REPORT`: what the crawl did and why it stopped. */
 export interface FocusReport {
     query: string | null;
-    stopReason: StopReason;
+    stopReason: CrawlStopReason;
     /** Pages taken from the frontier (each counts once against `maxPages`, failed ones included). */
     pagesFetched: number;
     /** Pages whose content was read and scored. */
@@ -32,7 +35,7 @@ export interface FocusReport {
 
 export interface ReportInput {
     query: string | null;
-    stopReason: StopReason;
+    stopReason: CrawlStopReason;
     pagesFetched: number;
     pagesProcessed: number;
     relevantPages: number;

@@ -141,6 +141,16 @@ interface InFlight {
     request: Request;
     entry: FetchedEntry;
     host: string;
+    /** When it was last handed out (`Date.now()`); the watchdog reclaims requests held far longer than any timeout. */
+    takenAt?: number;
+}
+
+/** What the stall watchdog reads: is there work, and how long has nothing moved. */
+export interface StallState {
+    /** Requests in flight, waiting for a retry, or queued with budget left. */
+    pending: boolean;
+    /** Time since the last take, handled request or reclaim, less any wait the crawl knows the end of (back-off, delay). */
+    idleMillis: number;
 }
 
 /** Snapshot of the manager's whole state; see {@link FocusedRequestManager.toJSON}. */
@@ -206,6 +216,10 @@ export class FocusedRequestManager implements IRequestManager {
     private readonly scopeFromSeeds: boolean;
     private scheduled = 0;
     private stopped = false;
+    /** Set by the stall watchdog: nothing more is handed out, but what was pending stays in the snapshot for a resume. */
+    private halted = false;
+    /** Last take, handled request or reclaim. */
+    private lastActivityAt = Date.now();
     private seenGeneration: number;
 
     constructor(options: FocusedRequestManagerOptions = {}) {
@@ -249,7 +263,9 @@ export class FocusedRequestManager implements IRequestManager {
             manager.robots?.policyFor(item.url); // a resumed crawl reads robots.txt afresh
         }
         manager.parked = state.parked;
+        for (const { entry } of state.parked) manager.robots?.policyFor(entry.url);
         for (const { entry, request } of state.pending) {
+            manager.robots?.policyFor(entry.url);
             const restored = manager.toRequest(entry);
             restored.retryCount = (request.retryCount as number | undefined) ?? 0;
             restored.userData = { ...(request.userData as Dictionary) };
@@ -466,8 +482,10 @@ export class FocusedRequestManager implements IRequestManager {
     // --------------------------------------------------------------- taking
 
     async fetchNextRequest<T extends Dictionary = Dictionary>(): Promise<Request<T> | null> {
+        if (this.halted) return null;
         const taken = this.takeRetry() ?? this.takeFromFrontier();
         if (!taken) return null;
+        this.lastActivityAt = taken.takenAt = Date.now();
         this.inFlight.set(taken.request.id!, taken);
         this.inFlightPerHost.set(taken.host, (this.inFlightPerHost.get(taken.host) ?? 0) + 1);
         const delay = Math.max(this.options.minDelayPerHostMillis, this.robots?.crawlDelayMillis(taken.host) ?? 0);
@@ -476,7 +494,7 @@ export class FocusedRequestManager implements IRequestManager {
     }
 
     private takeRetry(): InFlight | undefined {
-        const index = this.retries.findIndex((r) => !this.isBusy(r.host));
+        const index = this.retries.findIndex((r) => !this.isBusy(r.host, r.entry.url));
         if (index < 0) return undefined;
         return this.retries.splice(index, 1)[0];
     }
@@ -530,7 +548,7 @@ export class FocusedRequestManager implements IRequestManager {
 
     private findTakeable(): { entry: FrontierEntry; score: number } | undefined {
         this.resortIfTrapsChanged();
-        const parked = this.parked.find((p) => !this.isBusy(hostKey(p.entry.url)));
+        const parked = this.parked.find((p) => !this.isBusy(hostKey(p.entry.url), p.entry.url));
         const queueTop = this.bestFirst?.peekScore();
         if (parked && (queueTop === undefined || parked.score >= queueTop)) return parked;
         if (![...this.queuedPerHost.keys()].some((host) => !this.isBusy(host))) return parked;
@@ -563,15 +581,23 @@ export class FocusedRequestManager implements IRequestManager {
             const host = hostKey(popped.url);
             this.changeQueued(host, -1);
             const item = { entry: popped.signal, score: popped.score };
-            if (!this.isBusy(host)) return item;
+            if (!this.isBusy(host, popped.url)) return item;
             this.parked.push(item);
         }
         return undefined;
     }
 
-    private isBusy(host: string): boolean {
+    /**
+     * Whether the host may not take another request now. A host waits for its robots.txt; given a URL of it, the
+     * file is requested if nobody has yet (a request restored from a snapshot may be the first of its host this
+     * run), so a wait always has a fetch behind it.
+     */
+    private isBusy(host: string, url?: string): boolean {
         if ((this.inFlightPerHost.get(host) ?? 0) >= this.options.maxRequestsPerHost) return true;
-        if (this.robots && !this.robots.isLoaded(host)) return true; // its robots.txt is on the way
+        if (this.robots && !this.robots.isLoaded(host)) {
+            if (url !== undefined) this.robots.policyFor(url);
+            return true;
+        }
         const next = this.nextAllowedAt.get(host);
         return next !== undefined && next > Date.now();
     }
@@ -610,7 +636,8 @@ export class FocusedRequestManager implements IRequestManager {
 
     async markRequestHandled(request: Request): Promise<OperationInfo> {
         const id = request.id!;
-        const flight = this.release(id);
+        this.lastActivityAt = Date.now();
+        const flight = this.release(id) ?? this.dropRetry(id); // a request the watchdog reclaimed may finish after all
         const uniqueKey = flight?.entry.uniqueKey ?? request.uniqueKey;
         const wasAlreadyHandled = this.handled.has(uniqueKey);
         this.handled.add(uniqueKey);
@@ -622,12 +649,18 @@ export class FocusedRequestManager implements IRequestManager {
 
     async reclaimRequest(request: Request, options: RequestQueueOperationOptions = {}): Promise<OperationInfo | null> {
         const id = request.id!;
+        this.lastActivityAt = Date.now();
         const flight = this.release(id);
         if (!flight) return null;
         const retry = { ...flight, request };
         if (options.forefront) this.retries.unshift(retry);
         else this.retries.push(retry);
         return { requestId: id, uniqueKey: request.uniqueKey, wasAlreadyPresent: true, wasAlreadyHandled: false, forefront: !!options.forefront } as OperationInfo;
+    }
+
+    private dropRetry(id: string): InFlight | undefined {
+        const index = this.retries.findIndex((r) => r.request.id === id);
+        return index < 0 ? undefined : this.retries.splice(index, 1)[0];
     }
 
     private release(id: string): InFlight | undefined {
@@ -646,6 +679,38 @@ export class FocusedRequestManager implements IRequestManager {
         this.nextAllowedAt.set(host, Math.max(this.nextAllowedAt.get(host) ?? 0, untilMillis));
     }
 
+    // --------------------------------------------------------------- stalls
+
+    /** For the stall watchdog (see watchdog.ts). */
+    stallState(now = Date.now()): StallState {
+        const budgetLeft = !this.stopped && this.scheduled < this.maxPages && this.frontierSize() > 0;
+        const pending = !this.halted && (this.inFlight.size > 0 || this.retries.length > 0 || budgetLeft);
+        let waitEnd = this.lastActivityAt;
+        for (const allowedAt of this.nextAllowedAt.values()) waitEnd = Math.max(waitEnd, Math.min(allowedAt, now));
+        return { pending, idleMillis: now - waitEnd };
+    }
+
+    /**
+     * Hands out again the requests held in flight for more than `olderThanMillis` (a crawler that lost them) and asks
+     * again for the robots.txt of every host that waits for one. Returns how many requests came back.
+     */
+    reclaimStalled(olderThanMillis: number, now = Date.now()): number {
+        let reclaimed = 0;
+        for (const [id, flight] of [...this.inFlight]) {
+            if (now - (flight.takenAt ?? 0) < olderThanMillis) continue;
+            this.release(id);
+            this.retries.unshift(flight);
+            reclaimed++;
+        }
+        for (const waiting of [...this.retries, ...this.parked]) this.isBusy(hostKey(waiting.entry.url), waiting.entry.url);
+        return reclaimed;
+    }
+
+    /** The watchdog gave up: nothing more is handed out; pending requests stay in the snapshot, so a resume retries them. */
+    halt(): void {
+        this.halted = true;
+    }
+
     /** Stops handing out new pages; requests in flight and retries still complete. */
     stop(): void {
         this.stopped = true;
@@ -657,19 +722,22 @@ export class FocusedRequestManager implements IRequestManager {
 
     /** True exactly when `fetchNextRequest()` would return `null` now (requests in flight do not count). */
     async isEmpty(): Promise<boolean> {
-        if (this.retries.some((r) => !this.isBusy(r.host))) return false;
+        if (this.halted) return true;
+        if (this.retries.some((r) => !this.isBusy(r.host, r.entry.url))) return false;
         if (this.stopped || this.scheduled >= this.maxPages) return true;
         return this.nextTakeable() === undefined;
     }
 
     async isFinished(): Promise<boolean> {
+        if (this.halted) return this.inFlight.size === 0;
         if (this.inFlight.size > 0 || this.retries.length > 0) return false;
         if (this.robots?.hasPendingWork) return false; // a robots.txt or sitemap may still queue pages
         return this.stopped || this.scheduled >= this.maxPages || this.frontierSize() === 0;
     }
 
     /** Why the frontier ended, if it has; `null` while there is work. */
-    get finishReason(): 'cancelled' | 'limit_reached' | 'exhausted' | null {
+    get finishReason(): 'stalled' | 'cancelled' | 'limit_reached' | 'exhausted' | null {
+        if (this.halted) return 'stalled';
         if (this.inFlight.size > 0 || this.retries.length > 0) return null;
         if (this.stopped) return 'cancelled';
         if (this.scheduled >= this.maxPages) return 'limit_reached';

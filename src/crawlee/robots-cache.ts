@@ -151,13 +151,21 @@ export class RobotsCache {
         const running = this.loading.get(host);
         if (running) return running;
         const robotsUrl = new URL('/robots.txt', url).href;
-        const promise = this.fetchText(robotsUrl).then(({ status, body }) => {
-            const policy = this.interpret(robotsUrl, status, body);
+        // The load always settles with a policy, so no host waits forever: a fetcher that throws counts as an
+        // unreachable server.
+        const promise = (async () => {
+            let fetched: FetchedText;
+            try {
+                fetched = await this.fetchText(robotsUrl);
+            } catch {
+                fetched = { status: 0, body: Buffer.alloc(0) };
+            }
+            const policy = this.interpret(robotsUrl, fetched.status, fetched.body);
             this.policies.set(host, policy);
             this.loading.delete(host);
             if (this.options.useSitemaps ?? true) for (const sitemap of policy.sitemaps) void this.readSitemap(sitemap, host);
             return policy;
-        });
+        })();
         this.loading.set(host, promise);
         return promise;
     }
