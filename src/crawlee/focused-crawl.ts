@@ -106,6 +106,16 @@ export interface FocusedCrawlOptions {
     stallTimeoutSecs?: number;
 }
 
+/** Failures before navigation that a request may have without using up its retries (see `spareRetry`). */
+const MAX_LOCAL_FAILURES = 5;
+
+/** What the error handler reads and changes of a failed request. */
+interface RetriedRequest {
+    noRetry: boolean;
+    retryCount: number;
+    userData: Dictionary;
+}
+
 /** Share of control or replacement characters above which a "text/html" body is taken for binary data. */
 const BINARY_CHARACTER_SHARE = 0.1;
 
@@ -324,6 +334,7 @@ export class FocusedCrawl {
             const page = (context as unknown as { page?: import('playwright').Page }).page;
             if (page) await this.guardBrowserPage(context, page);
             else if (gotOptions) this.guardHttpRedirects(context, gotOptions);
+            context.request.userData.__focusNavigated = true; // from here on, a failure may be the site's
         };
     }
 
@@ -392,9 +403,24 @@ export class FocusedCrawl {
      * retried, so they cost one fetch and not three.
      */
     errorHandler() {
-        return async ({ request }: { request: { noRetry: boolean } }, error: Error): Promise<void> => {
+        return async ({ request }: { request: RetriedRequest }, error: Error): Promise<void> => {
+            const navigated = request.userData.__focusNavigated === true;
+            request.userData.__focusNavigated = false; // the next attempt sets it anew
             if (PERMANENT_FAILURE.test(error?.message ?? '')) request.noRetry = true;
+            else if (!navigated) this.spareRetry(request);
         };
+    }
+
+    /**
+     * A failure before the request left the crawler (Chromium slow to start or to open a page on a loaded machine) says
+     * nothing about the page: it does not use up one of the page's retries, up to {@link MAX_LOCAL_FAILURES} times, so
+     * that load never turns into a lost page. Crawlee adds one to `retryCount` after the error handler returns.
+     */
+    private spareRetry(request: RetriedRequest): void {
+        const failures = Number(request.userData.__focusLocalFailures ?? 0);
+        if (failures >= MAX_LOCAL_FAILURES) return;
+        request.userData.__focusLocalFailures = failures + 1;
+        request.retryCount -= 1;
     }
 
     /** A sitemap's URLs enter the frontier as the links of a hub page would, scored like any link. */

@@ -7,14 +7,17 @@ export type {
     FrontierSkipReason,
     LinkCandidate,
     ParentPage,
+    StallState,
 } from './request-manager.js';
+export { StallWatchdog } from './watchdog.js';
+export type { Stallable, StallWatchdogOptions, WatchdogVerdict } from './watchdog.js';
 export { FocusedCrawl, pageFocus, retryAfterMillis, STATE_FORMAT } from './focused-crawl.js';
-export type { FocusProgress, FocusedCrawlOptions, PageFocus } from './focused-crawl.js';
+export type { FocusProgress, FocusedCrawlOptions, PageFocus, RunnableCrawler } from './focused-crawl.js';
 export { createFocusedCrawler, crawlerAcceptsRequestManager } from './create-focused-crawler.js';
 export type { BrowserOptions, CrawlMode, CreateFocusedCrawlerOptions, FocusedCrawler } from './create-focused-crawler.js';
 export { CHROMIUM_ARGS, DEBIAN_CHROMIUM, chromiumExecutable, settleRenderedPage } from './browser.js';
 export { buildReport, formatReport } from './report.js';
-export type { FocusReport } from './report.js';
+export type { CrawlStopReason, FocusReport } from './report.js';
 export { StateStore } from './state-store.js';
 export {
     CRAWLEE_FOCUS_USER_AGENT,

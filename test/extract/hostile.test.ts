@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { extractPage } from '../../src/extract/index.js';
+import { cpuMillis } from '../helpers/cpu-time.js';
 
 const URL_ = 'https://u.example/page';
 
-/**
- * Runs `extractPage` and returns the result with the CPU time it took, in milliseconds. CPU time,
- * not wall time: the bounds below must hold on a loaded two-core test machine too.
- */
+/** `extractPage` with the CPU time it took (see cpuMillis). */
 function timed(html: string, options?: Parameters<typeof extractPage>[2]) {
-  const before = process.cpuUsage();
-  const page = extractPage(html, URL_, options);
-  const { user, system } = process.cpuUsage(before);
-  return { page, millis: (user + system) / 1_000 };
+  const { result: page, millis } = cpuMillis(() => extractPage(html, URL_, options));
+  return { page, millis };
 }
 
 describe('hostile input: no hang, no throw', () => {
