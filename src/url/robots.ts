@@ -108,9 +108,11 @@ function parseGroups(text: string): { groups: Group[]; sitemaps: string[] } {
             lastWasAgent = true;
             continue;
         }
-        lastWasAgent = false;
         if (!current) continue; // rules before any user-agent line belong to no group
         if (key === 'allow' || key === 'disallow') {
+            // Only a rule ends a run of user-agent lines (RFC 9309 §2.2.1): `Crawl-delay` or an unknown line between
+            // two user-agent lines leaves them one group, as Google's parser reads it.
+            lastWasAgent = false;
             // An empty Disallow allows everything: it adds no rule.
             if (!value) continue;
             const pattern = normalizePath(value.startsWith('/') || value.startsWith('*') ? value : `/${value}`);

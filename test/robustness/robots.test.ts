@@ -49,6 +49,37 @@ describe('RobotsPolicy (RFC 9309)', () => {
         expect(other.crawlDelaySeconds).toBeNull();
     });
 
+    it('ends a run of user-agent lines only with a rule (RFC 9309 §2.2.1): other lines leave the agents one group', () => {
+        for (const between of ['Crawl-delay: 5', 'Noindex: /x', 'Host: e.edu', 'nonsense line: yes', 'Sitemap: https://e.edu/sitemap.xml']) {
+            const policy = RobotsPolicy.parse(['User-agent: crawlee-focus', between, 'User-agent: *', 'Disallow: /private/'].join('\n'));
+            expect(policy.isAllowed(`${BASE}/private/page`), between).toBe(false);
+            expect(policy.isAllowed(`${BASE}/public`), between).toBe(true);
+        }
+        const delayed = RobotsPolicy.parse(['User-agent: crawlee-focus', 'Crawl-delay: 5', 'User-agent: *', 'Disallow: /private/'].join('\n'));
+        expect(delayed.crawlDelaySeconds).toBe(5);
+    });
+
+    it('starts a new group at a user-agent line after a rule, and merges every group that names the crawler (RFC 9309 §2.2.1)', () => {
+        const text = [
+            'User-agent: other',
+            'Disallow: /',
+            'User-agent: crawlee-focus',
+            'Disallow: /a/',
+            'User-agent: *',
+            'Disallow: /b/',
+            'User-agent: CRAWLEE-FOCUS/2.0',
+            'Disallow: /c/',
+        ].join('\n');
+        const policy = RobotsPolicy.parse(text);
+        expect(policy.isAllowed(`${BASE}/a/x`)).toBe(false);
+        expect(policy.isAllowed(`${BASE}/c/x`)).toBe(false);
+        expect(policy.isAllowed(`${BASE}/b/x`)).toBe(true); // the * group is for crawlers no group names
+        expect(policy.isAllowed(`${BASE}/other`)).toBe(true);
+        // with no group of its own, the crawler follows the * group
+        expect(RobotsPolicy.parse(text, 'somebot').isAllowed(`${BASE}/b/x`)).toBe(false);
+        expect(RobotsPolicy.parse(text, 'somebot').isAllowed(`${BASE}/a/x`)).toBe(true);
+    });
+
     it('reads sitemaps whatever the group, ignores comments and rules outside groups; an empty Disallow allows', () => {
         const policy = RobotsPolicy.parse(
             ['Disallow: /orphan', 'Sitemap: https://e.edu/sitemap.xml # main', 'User-agent: * # all', 'Disallow:', 'sitemap: https://e.edu/news.xml'].join('\r\n'),
