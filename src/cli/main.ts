@@ -27,6 +27,8 @@ Options of crawl (and demo):
   --delay <ms>            minimum delay between requests to one host (default 0)
   --storage <dir>         Crawlee storage folder (default ./storage); a killed crawl resumes from it
   --fresh                 start afresh even if the storage holds a crawl to resume
+  --stall-timeout <s>     seconds with requests pending and nothing moving before stuck requests are
+                          handed out again; as long again and the crawl stops as stalled (exit code 3)
   --chromium <path>       browser executable (default /usr/bin/chromium when installed)
   --json                  print the report as JSON on the last line of stdout
   --verbose               show Crawlee's own log
@@ -50,6 +52,7 @@ const OPTIONS = {
     delay: { type: 'string' },
     storage: { type: 'string' },
     fresh: { type: 'boolean' },
+    'stall-timeout': { type: 'string' },
     chromium: { type: 'string' },
     json: { type: 'boolean' },
     verbose: { type: 'boolean' },
@@ -98,8 +101,8 @@ async function crawlCommand(urls: string[], values: Values): Promise<number> {
         }
         if (!/^https?:$/.test(parsed.protocol)) throw new UsageError(`"${url}" is not an http(s) URL`);
     }
-    await runCrawl(crawlOptions(urls, values), values);
-    return 0;
+    const { report } = await runCrawl(crawlOptions(urls, values), values);
+    return exitCodeOf(report);
 }
 
 async function demoCommand(rest: string[], values: Values): Promise<number> {
@@ -110,12 +113,12 @@ async function demoCommand(rest: string[], values: Values): Promise<number> {
         const query = values.query ?? labels.query;
         if (!values.json) console.error(`Demo site on ${site.url}; focused crawl for "${query}".`);
         const options = crawlOptions([site.url], { ...values, query });
-        const { focused } = await runCrawl({ maxPages: 40, ...options }, values);
+        const { focused, report } = await runCrawl({ maxPages: 40, ...options }, values);
         if (!values.json && query === labels.query) {
             const found = await deliveredAmong(labels.relevant, focused);
             console.error(`Ground truth: ${found} of ${labels.relevant.length} relevant demo pages delivered.`);
         }
-        return 0;
+        return exitCodeOf(report);
     } finally {
         await site.close();
     }
@@ -139,6 +142,7 @@ function crawlOptions(urls: string[], values: Values): CreateFocusedCrawlerOptio
         ...(values['ignore-https-errors'] ? { ignoreHttpsErrors: true } : {}),
         ...(values['ignore-robots'] ? { respectRobotsTxt: false } : {}),
         ...(values.storage ? { storageDir: values.storage } : {}),
+        ...(values['stall-timeout'] !== undefined ? { stallTimeoutSecs: positiveInteger('--stall-timeout', values['stall-timeout']) } : {}),
         ...(values.chromium ? { browser: { executablePath: values.chromium } } : {}),
         resume: values.fresh ? false : 'auto',
     };
@@ -183,6 +187,13 @@ async function deliveredAmong(relevantPaths: string[], focused: FocusedCrawler):
     const canonical = (path: string) => path.replace(/index\.html$/, '');
     const delivered = new Set(items.map((item) => canonical(new URL(String(item.url)).pathname)));
     return relevantPaths.filter((path) => delivered.has(canonical(path))).length;
+}
+
+/** 3 when the crawl stalled (it can be resumed), else 0: scripts can tell a finished crawl from a stuck one. */
+function exitCodeOf(report: FocusReport): number {
+    if (report.stopReason !== 'stalled') return 0;
+    console.error('crawlee-focus: the crawl stalled (requests pending, nothing moving); run the same command again to resume it.');
+    return 3;
 }
 
 function positiveInteger(flag: string, raw: string, min = 1): number {
