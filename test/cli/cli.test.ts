@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { main } from '../../src/cli/main.js';
+import { startLoggingServer } from '../helpers/fault-server.js';
 
 function capture() {
     const out: string[] = [];
@@ -31,12 +32,27 @@ describe('crawlee-focus command line', () => {
         [['crawl', 'http://127.0.0.1:9/', '--mode', 'turbo'], '--mode must be browser, http or adaptive'],
         [['crawl', 'http://127.0.0.1:9/', '--stop', 'sometimes'], '--stop must be adaptive or never'],
         [['crawl', 'http://127.0.0.1:9/', '--frobnicate'], "Unknown option '--frobnicate'"],
+        [['crawl', 'http://127.0.0.1:9/', '--stall-timeout', '0'], '--stall-timeout must be a whole number ≥ 1'],
         [['fly'], 'unknown command "fly"'],
     ])('rejects %j with exit code 2 and a clear message', async (argv, message) => {
         const { err } = capture();
         expect(await main(argv)).toBe(2);
         expect(err.join('\n')).toContain(message);
     });
+
+    it('exits with code 3 when the crawl stalls, and says how to resume it', async () => {
+        // robots.txt never answers (the fetcher gives up after 10 s): every page waits, nothing moves
+        const site = await startLoggingServer((url) => (url.pathname === '/robots.txt' ? () => undefined : undefined));
+        try {
+            const { out, err } = capture();
+            const storage = mkdtempSync(join(tmpdir(), 'cf-cli-'));
+            expect(await main(['crawl', `${site.url}/`, '--mode', 'http', '--stall-timeout', '1', '--json', '--storage', storage])).toBe(3);
+            expect(JSON.parse(out.at(-1)!).stopReason).toBe('stalled');
+            expect(err.join('\n')).toContain('run the same command again to resume it');
+        } finally {
+            await site.close();
+        }
+    }, 60_000);
 
     it('runs the demo and prints the report as JSON on the last line with --json', async () => {
         const { out } = capture();
