@@ -23,6 +23,8 @@ export interface CrawlSpec {
     outcomeFile: string;
     /** Cost mode: pages in flight at most, the same for both crawlers. @default Crawlee's autoscaling */
     maxConcurrency?: number;
+    /** crawlee-focus: the Crawlee crawler it runs on. @default 'browser' */
+    focusMode?: 'browser' | 'http' | 'adaptive';
     /** crawlee-focus: how long the DOM must stay quiet before a page is read. @default the plugin's default (250) */
     domQuietMillis?: number;
 }
@@ -60,7 +62,7 @@ async function runFocus(spec: CrawlSpec): Promise<Pick<CrawlOutcome, 'report' | 
     const list = spec.kind === 'focus-list';
     let pagesHandled = 0;
     const focused = await createFocusedCrawler({
-        mode: 'browser',
+        mode: spec.focusMode ?? 'browser',
         query: spec.query,
         // A list crawl enters its URLs at the front of the frontier below; the first one alone defines the scope.
         startUrls: list ? spec.startUrls.slice(0, 1) : spec.startUrls,

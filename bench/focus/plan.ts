@@ -23,7 +23,12 @@ export interface PlannedRun {
     scoredFor: Label[];
     /** 1 for the first crawl of this (crawler, label, budget), 2… for repeats (`--repeat`). */
     repeat: number;
+    /** Crawlee crawler of the crawlee-focus runs. */
+    focusMode: FocusMode;
 }
+
+/** `--focus-mode`: browser is the default the figures are quoted for; http is a fast loop on static sites. */
+export type FocusMode = 'browser' | 'http' | 'adaptive';
 
 export interface PlanFilters {
     /** Label ids or site names to keep (substring match). @default all */
@@ -41,6 +46,8 @@ export interface PlanFilters {
      * the baselines are crawled once. @default 1
      */
     repeats?: number;
+    /** Crawler of the crawlee-focus runs. @default 'browser' */
+    focusMode?: FocusMode;
 }
 
 /** Crawlers whose order ignores the query: one crawl per site serves every query of that site. */
@@ -90,14 +97,15 @@ export function planRuns(labels: Label[], filters: PlanFilters, srcHash: string)
     const add = (crawler: CrawlerKind, label: Label, budget: number, repeat = 1) => {
         const independent = QUERY_INDEPENDENT.has(crawler);
         const subject = independent ? `${label.site}-${createHash('sha256').update(label.entry.join(' ')).digest('hex').slice(0, 6)}` : label.id;
-        const version = crawlerInfo(crawler).kind.startsWith('focus') ? `--src-${srcHash}` : '';
+        const focusMode = filters.focusMode ?? 'browser';
+        const version = crawlerInfo(crawler).kind.startsWith('focus') ? `--src-${srcHash}${focusMode === 'browser' ? '' : `--${focusMode}`}` : '';
         const id = `${crawler}--${subject}--${budget}${version}${repeat > 1 ? `--r${repeat}` : ''}`;
         const existing = byId.get(id);
         if (existing) {
             existing.scoredFor.push(label);
             return;
         }
-        const run: PlannedRun = { id, crawler, label, budget, scoredFor: [label], repeat };
+        const run: PlannedRun = { id, crawler, label, budget, scoredFor: [label], repeat, focusMode };
         byId.set(id, run);
         runs.push(run);
     };

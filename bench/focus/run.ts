@@ -24,6 +24,7 @@ const USAGE = `npm run bench:focus [-- options]
   --query <a,b>        queries (or label ids) to keep, substring match
   --crawler <a,b>      ${CRAWLERS.map((c) => c.kind).join(', ')}
   --budgets <50,100>   page budgets (default ${BUDGETS.join(',')})
+  --focus-mode <m>     crawlee-focus on browser (default), http or adaptive; non-browser runs are cached apart
   --repeat <n>         crawl each crawlee-focus run n times (its order varies with timing); tables show the mean
                        and the range, charts the first crawl (default 1)
   --fresh              crawl again even when a run is cached
@@ -36,6 +37,12 @@ Runs are cached per run id in bench/results/runs/<id> (crawlee-focus runs per ve
 /** The crawlers of `--quick`: the one under test and the strongest cheap baseline. */
 const QUICK_CRAWLERS: CrawlerKind[] = ['focus', 'keyword'];
 const QUICK_BUDGET = 50;
+
+function focusModeOf(value: string | undefined): PlanFilters['focusMode'] {
+    if (value === undefined) return undefined;
+    if (value !== 'browser' && value !== 'http' && value !== 'adaptive') throw new Error(`--focus-mode takes browser, http or adaptive (got "${value}").`);
+    return value;
+}
 
 function list(value: string | undefined): string[] | undefined {
     return value?.split(',').map((s) => s.trim()).filter(Boolean);
@@ -51,6 +58,7 @@ function parse(argv: string[]) {
             crawler: { type: 'string' },
             budgets: { type: 'string' },
             repeat: { type: 'string' },
+            'focus-mode': { type: 'string' },
             fresh: { type: 'boolean' },
             'report-only': { type: 'boolean' },
             src: { type: 'string' },
@@ -76,8 +84,9 @@ function parse(argv: string[]) {
         budgets: budgets ?? (quick ? [QUICK_BUDGET] : undefined),
         onePerSite: quick,
         repeats,
+        focusMode: focusModeOf(values['focus-mode']),
     };
-    const filtered = quick || Boolean(values.site || values.query || values.crawler || values.budgets);
+    const filtered = quick || Boolean(values.site || values.query || values.crawler || values.budgets || values['focus-mode']);
     return {
         help: Boolean(values.help),
         quick,

@@ -83,7 +83,7 @@ export async function executeRun(run: PlannedRun, options: { fresh: boolean; onP
     const logFile = path.join(dir, 'requests.jsonl');
     const cached = options.fresh ? null : cachedOutcome(run.id);
     if (cached) return { run, outcome: cached, logFile, cached: true };
-    const outcome = await crawlInChild({ kind: run.crawler, startUrls: run.label.entry, query: run.label.query, budget: run.budget }, dir, options.onProgress);
+    const outcome = await crawlInChild({ kind: run.crawler, startUrls: run.label.entry, query: run.label.query, budget: run.budget, focusMode: run.focusMode }, dir, options.onProgress);
     return { run, outcome, logFile, cached: false };
 }
 

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 
 import { Dataset, LogLevel, log } from 'crawlee';
 
-import { createFocusedCrawler, formatReport } from '../crawlee/index.js';
+import { createFocusedCrawler, formatRecall, formatReport } from '../crawlee/index.js';
 import type { CrawlMode, CreateFocusedCrawlerOptions, FocusProgress, FocusReport, FocusedCrawler } from '../crawlee/index.js';
 import { startDemoSite, demoLabels } from './demo-site.js';
 
@@ -167,7 +167,8 @@ function progressPrinter(quiet: boolean) {
     return {
         update(p: FocusProgress) {
             if (quiet) return;
-            const line = `pages ${p.pagesFetched}/${Number.isFinite(p.maxPages) ? p.maxPages : '∞'}  relevant ${p.relevantPages}  harvest ${(p.harvestRate * 100).toFixed(0)} %  queue ${p.queueSize}`;
+            const recall = p.estimatedRecall ? `  est. recall ${formatRecall(p.estimatedRecall)}` : '';
+            const line = `pages ${p.pagesFetched}/${Number.isFinite(p.maxPages) ? p.maxPages : '∞'}  relevant ${p.relevantPages}  harvest ${(p.harvestRate * 100).toFixed(0)} %  queue ${p.queueSize}${recall}`;
             if (tty) process.stderr.write(`\r${line}\x1b[K`);
             else if (p.pagesFetched - last >= 10) {
                 last = p.pagesFetched;

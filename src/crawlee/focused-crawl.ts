@@ -4,7 +4,7 @@ import type { CrawlingContext, Dictionary, RequestProvider } from 'crawlee';
 import { extractPage, MAX_HTML_CHARS } from '../extract/index.js';
 import type { PageData } from '../extract/index.js';
 import { Focus, MIN_RELEVANCE, isHub } from '../focus/index.js';
-import type { AdaptiveOptions, FocusState, StopReason } from '../focus/index.js';
+import type { AdaptiveOptions, FocusState, RecallEstimate } from '../focus/index.js';
 import { TrapLearner } from '../frontier/index.js';
 import { textFingerprint } from '../frontier/fingerprint.js';
 import { NearDuplicateIndex, simHash } from '../frontier/near-duplicate.js';
@@ -41,6 +41,8 @@ export interface FocusProgress {
     relevantPages: number;
     harvestRate: number;
     queueSize: number;
+    /** Focused crawls: how much of the site's relevant content has been found (see recall.ts). */
+    estimatedRecall: RecallEstimate | null;
 }
 
 export interface FocusedCrawlOptions {
@@ -486,6 +488,7 @@ export class FocusedCrawl {
             failures: Object.fromEntries(this.failures),
             duplicates: [...this.duplicates].map(([url, duplicateOf]) => ({ url, duplicateOf })),
             frontierLeft: this.manager.frontierSize(),
+            estimatedRecall: this.focus?.estimateRecall(this.manager) ?? null,
             elapsedMillis: Date.now() - this.startedAt,
         });
     }
@@ -498,6 +501,7 @@ export class FocusedCrawl {
             relevantPages: this.relevantPages,
             harvestRate: this.pagesProcessed > 0 ? this.relevantPages / this.pagesProcessed : 0,
             queueSize: this.manager.frontierSize(),
+            estimatedRecall: this.focus?.estimateRecall(this.manager) ?? null,
         };
     }
 
@@ -554,7 +558,7 @@ export class FocusedCrawl {
         // either, but its links may differ.
         const duplicate = seen.kind === 'duplicate';
         const focusPage = { url, title: page.title, markdown: page.markdown, linkCount: page.links.length, proseWords: page.proseWords, lang: page.lang };
-        const verdict = duplicate || nearDuplicateOf !== undefined ? undefined : this.focus?.observePage(focusPage, entry?.signal ?? null);
+        const verdict = duplicate || nearDuplicateOf !== undefined ? undefined : this.focus?.observePage(focusPage, entry?.signal ?? null, this.manager);
         if (verdict?.rescore) this.manager.rescore();
         const relevance = verdict?.relevance ?? this.focus?.relevance(focusPage) ?? 0;
         const depth = entry?.depth ?? request.crawlDepth ?? 0;

@@ -16,7 +16,7 @@ export type { FocusProgress, FocusedCrawlOptions, PageFocus, RunnableCrawler } f
 export { createFocusedCrawler, crawlerAcceptsRequestManager } from './create-focused-crawler.js';
 export type { BrowserOptions, CrawlMode, CreateFocusedCrawlerOptions, FocusedCrawler } from './create-focused-crawler.js';
 export { CHROMIUM_ARGS, DEBIAN_CHROMIUM, chromiumExecutable, settleRenderedPage } from './browser.js';
-export { buildReport, formatReport } from './report.js';
+export { buildReport, formatRecall, formatReport } from './report.js';
 export type { CrawlStopReason, FocusReport } from './report.js';
 export { StateStore } from './state-store.js';
 export {

@@ -1,4 +1,4 @@
-import type { Focus, StopReason } from '../focus/index.js';
+import type { Focus, RecallEstimate, StopReason } from '../focus/index.js';
 import type { RewriteRuleInfo, TrapInfo, TrapLearner } from '../frontier/index.js';
 
 /** Why a crawl ended: the focus's own reasons, or `stalled` when the watchdog found nothing moving (see watchdog.ts). */
@@ -30,6 +30,11 @@ export interface FocusReport {
     duplicates: Array<{ url: string; duplicateOf: string }>;
     /** Links still queued when the crawl stopped. */
     frontierLeft: number;
+    /**
+     * Focused crawls: how much of the site's relevant content this crawl found, `{ value, low, high }` with the
+     * relevant pages found and those expected behind the links it did not fetch (see src/focus/recall.ts).
+     */
+    estimatedRecall: RecallEstimate | null;
     elapsedMillis: number;
 }
 
@@ -45,6 +50,7 @@ export interface ReportInput {
     failures: Record<string, number>;
     duplicates: Array<{ url: string; duplicateOf: string }>;
     frontierLeft: number;
+    estimatedRecall: RecallEstimate | null;
     elapsedMillis: number;
 }
 
@@ -65,6 +71,7 @@ export function buildReport(input: ReportInput): FocusReport {
         failures: input.failures,
         duplicates: input.duplicates,
         frontierLeft: input.frontierLeft,
+        estimatedRecall: input.estimatedRecall,
         elapsedMillis: input.elapsedMillis,
     };
 }
@@ -76,6 +83,8 @@ export function formatReport(report: FocusReport): string {
         `  pages fetched ${report.pagesFetched}, relevant ${report.relevantPages}, harvest ${(report.harvestRate * 100).toFixed(1)} %` +
             (report.coverage === null ? '' : `, coverage ${(report.coverage * 100).toFixed(0)} %`),
     ];
+    const estimate = report.estimatedRecall;
+    if (estimate) lines.push(`  estimated recall ${formatRecall(estimate)}: ${estimate.found} relevant found, ${estimate.expectedQueued.toFixed(1)} expected behind queued links, ${estimate.expectedDropped.toFixed(1)} behind dropped ones`);
     const evidence = Object.entries(report.termEvidence);
     if (evidence.length > 0) lines.push(`  evidence per term: ${evidence.map(([t, n]) => `${t} ${n}`).join(', ')}`);
     if (report.traps.length > 0) lines.push(`  traps demoted: ${report.traps.map((t) => t.shape).join(', ')}`);
@@ -86,6 +95,11 @@ export function formatReport(report: FocusReport): string {
     if (failures.length > 0) lines.push(`  pages failed: ${failures.map(([r, n]) => `${r} ${n}`).join(', ')}`);
     if (report.duplicates.length > 0) lines.push(`  duplicates not delivered: ${report.duplicates.length}`);
     return lines.join('\n');
+}
+
+/** `0.82 [0.70–0.91]`: the estimate and its interval, as the progress line and the summary show it. */
+export function formatRecall(estimate: RecallEstimate): string {
+    return `${estimate.value.toFixed(2)} [${estimate.low.toFixed(2)}–${estimate.high.toFixed(2)}]`;
 }
 
 function describeRule(rule: RewriteRuleInfo): string {

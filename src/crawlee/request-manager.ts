@@ -10,7 +10,9 @@ import type {
 } from 'crawlee';
 
 import { BestFirstQueue, TieredQueue, TrapLearner, clusterKey } from '../frontier/index.js';
-import type { Focus, LinkSignal } from '../focus/index.js';
+import { addCounts, expectedCount, NO_LINKS } from '../focus/index.js';
+import type { ExpectedCount, Focus, FrontierLinks, LinkProbability, LinkSignal } from '../focus/index.js';
+import { hashLanes } from '../stat/index.js';
 import { cleanUrl, dedupKey, hostOf, shapeKey, skipReason } from '../url/index.js';
 import type { SkipOptions, SkipReason } from '../url/index.js';
 import { requestIdOf } from './request-id.js';
@@ -167,7 +169,12 @@ export interface FocusedRequestManagerState {
     skipped: Array<[string, number]>;
     samples: Array<[string, string[]]>;
     stopped: boolean;
+    /** Relevant pages expected behind links dropped for want of room (absent before it was kept). */
+    droppedEarlier?: ExpectedCount;
 }
+
+/** Dropped links whose signals are kept, to be re-scored by the recall estimate; beyond it they are counted as dropped. */
+const MAX_DROPPED_TRACKED = 5_000;
 
 /**
  * Crawlee's `IRequestManager` backed by the focused frontier.
@@ -177,7 +184,7 @@ export interface FocusedRequestManagerState {
  * (unlike `maxRequestsPerCrawl`, which truncates in page order).
  * Pass it as the crawler's `requestQueue` (Crawlee 3.18 rejects the `requestManager` option at runtime).
  */
-export class FocusedRequestManager implements IRequestManager {
+export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /** Written by the crawler at construction; unused by an in-memory frontier. */
     internalTimeoutMillis = 0;
     /** Written by the crawler at construction; there are no locks to expire here. */
@@ -214,6 +221,11 @@ export class FocusedRequestManager implements IRequestManager {
     private readonly queuedPerHost = new Map<string, number>();
     /** Scope is learned from the seeds unless `allowedHosts` was given. */
     private readonly scopeFromSeeds: boolean;
+    /** Links dropped for want of room (rejected or evicted), by dedup key: what the recall estimate counts as left behind. */
+    private readonly droppedLinks = new Map<string, LinkSignal>();
+    /** Dropped links beyond {@link MAX_DROPPED_TRACKED}: hashes of their keys, so that each counts once. */
+    private readonly droppedUntracked = new Set<number>();
+    droppedEarlier: ExpectedCount = NO_LINKS;
     private scheduled = 0;
     private stopped = false;
     /** Set by the stall watchdog: nothing more is handed out, but what was pending stays in the snapshot for a resume. */
@@ -275,6 +287,7 @@ export class FocusedRequestManager implements IRequestManager {
         for (const [reason, count] of state.skipped) manager.skipCounts.set(reason as FrontierSkipReason, count);
         for (const [reason, samples] of state.samples) manager.skipSamples.set(reason as FrontierSkipReason, samples);
         manager.stopped = state.stopped;
+        manager.droppedEarlier = state.droppedEarlier ?? NO_LINKS;
         return manager;
     }
 
@@ -396,8 +409,15 @@ export class FocusedRequestManager implements IRequestManager {
             entry.signal = scored.signal;
             const score = how.forefront ? FOREFRONT_SCORE : this.adjustForTraps(scored.score, entry.shape);
             const offer = this.bestFirst.offer(uniqueKey, url, entry.depth, score, entry, Math.max(0, room));
-            if (offer.kind === 'rejected') return this.skip('frontier-full', url);
-            if (offer.kind === 'evicted') this.forgetEvicted(offer.key, offer.url);
+            if (offer.kind === 'rejected') {
+                this.noteDropped(uniqueKey, entry.signal);
+                return this.skip('frontier-full', url);
+            }
+            if (offer.kind === 'evicted') {
+                this.noteDropped(offer.key, (offer.signal as FrontierEntry).signal);
+                this.forgetEvicted(offer.key, offer.url);
+            }
+            this.droppedLinks.delete(uniqueKey);
         } else {
             const tiered = this.tiered!;
             if (tiered.size >= room) {
@@ -428,6 +448,38 @@ export class FocusedRequestManager implements IRequestManager {
     /** Room left in the frontier: what can still be fetched, bounded by `maxFrontierSize`. */
     private room(): number {
         return Math.min(this.maxPages - this.scheduled, this.options.maxFrontierSize) - this.parked.length;
+    }
+
+    /** Remembers a link that did not fit, for the recall estimate: it is relevant content the crawl leaves behind. */
+    private noteDropped(uniqueKey: string, signal: LinkSignal | null): void {
+        if (!signal || !this.focus) return;
+        if (this.droppedLinks.has(uniqueKey) || this.droppedLinks.size < MAX_DROPPED_TRACKED) {
+            this.droppedLinks.set(uniqueKey, signal);
+            return;
+        }
+        const [hash] = hashLanes(uniqueKey);
+        if (this.droppedUntracked.has(hash)) return;
+        this.droppedUntracked.add(hash);
+        const probability = this.focus.linkProbability(signal);
+        if (probability) this.droppedEarlier = addCounts(this.droppedEarlier, expectedCount([probability]));
+    }
+
+    /** Signals of the links still to be fetched: queued, parked behind a busy host, or waiting for a retry. */
+    *queued(): Iterable<LinkSignal> {
+        if (this.bestFirst) for (const item of this.bestFirst) if (item.signal.signal) yield item.signal.signal;
+        for (const { entry } of [...this.parked, ...this.retries]) if (entry.signal) yield entry.signal;
+    }
+
+    private *droppedProbabilities(): Iterable<LinkProbability> {
+        for (const signal of this.droppedLinks.values()) {
+            const probability = this.focus?.linkProbability(signal);
+            if (probability) yield probability;
+        }
+    }
+
+    /** Signals of the dropped links still held (see {@link droppedEarlier} for the rest). */
+    dropped(): Iterable<LinkSignal> {
+        return this.droppedLinks.values();
     }
 
     /** An evicted link may be discovered again later, so it leaves the dedup set. */
@@ -812,6 +864,8 @@ export class FocusedRequestManager implements IRequestManager {
             skipped: [...this.skipCounts],
             samples: [...this.skipSamples],
             stopped: this.stopped,
+            // The dropped links' signals are not saved (they would grow every snapshot): their expectation is.
+            droppedEarlier: this.focus ? addCounts(this.droppedEarlier, expectedCount(this.droppedProbabilities())) : NO_LINKS,
         };
     }
 }

@@ -6,6 +6,7 @@
 
 import { textFingerprint } from '../frontier/fingerprint.js';
 import { wilson } from '../stat/index.js';
+import type { RecallEstimate } from './recall.js';
 
 /** Below this relevance a page is irrelevant: it never gives evidence (pagesift `adaptive.rs`; old 0.12 converted on 1,833 judged pages). */
 export const MIN_RELEVANCE = 0.05;
@@ -64,6 +65,18 @@ export interface AdaptiveOptions {
      * @default 0.8
      */
     coverageThreshold?: number;
+    /**
+     * `coverage_reached` also needs the lower end of the estimated recall (see recall.ts) at or above this: a covered
+     * query is no reason to stop while the links still queued or dropped promise more relevant pages.
+     * @default 0.9
+     */
+    recallTarget?: number;
+    /**
+     * `saturated` also needs the relevant pages expected behind the queued links (the upper end of their interval)
+     * below this: a crawl is not saturated while its frontier still promises relevant pages.
+     * @default 1
+     */
+    maxExpectedLeft?: number;
 }
 
 /** Defaults of {@link AdaptiveOptions}: patience 5 follows from pagesift's "2× (default 10 pages)"; the others are this project's stand-ins. */
@@ -72,6 +85,8 @@ export const DEFAULT_ADAPTIVE_OPTIONS: Readonly<Required<AdaptiveOptions>> = Obj
     minGain: 0.05,
     evidencePerTerm: 3,
     coverageThreshold: 0.8,
+    recallTarget: 0.9,
+    maxExpectedLeft: 1,
 });
 
 /** The query as the stop rules need it: its terms, and which of them a text contains. */
@@ -92,6 +107,11 @@ export interface AdaptivePage {
     markdown: string;
     /** The page was reached through a link showing no sign of the query (a blind probe). */
     blind: boolean;
+    /**
+     * The estimated recall after this page, asked for only when a saturation rule would fire. Without it the rules
+     * decide on the pages alone.
+     */
+    outlook?: (found: number) => RecallEstimate;
 }
 
 /** Result of observing one page. */
@@ -118,6 +138,8 @@ export interface AdaptiveSummary {
     relevantPages: number;
     /** Pages that brought new relevant content. */
     sources: number;
+    /** Relevant pages with a paragraph not read before: the pages an estimated recall counts as found. */
+    novelPages: number;
     /** The stop reason given so far, if any. */
     stopReason: StopReason | null;
 }
@@ -137,6 +159,8 @@ export interface AdaptiveStopJSON {
     cold: number;
     sources: number;
     relevantPages: number;
+    /** Absent in snapshots written before it was kept; restored as `relevantPages` then. */
+    novelPages?: number;
     stopReason: StopReason | null;
 }
 
@@ -155,6 +179,7 @@ export class AdaptiveStop {
     #cold = 0;
     #sources = 0;
     #relevantPages = 0;
+    #novelPages = 0;
     #stopReason: StopReason | null = null;
     /** Novelty of the most recent pages since the first source, oldest first (at most the window). */
     #recent: boolean[] = [];
@@ -181,8 +206,9 @@ export class AdaptiveStop {
             // Pages in the neutral band can neither complete coverage nor declare the topic exhausted.
             if (relevance >= EVIDENCE_RELEVANCE) ({ hit, novel } = this.#observeEvidence(page.markdown));
         }
+        if (novel) this.#novelPages += 1;
         this.#remember(novel);
-        this.#stopReason ??= this.#stopNow();
+        this.#stopReason ??= this.#stopNow(page.outlook);
         return { hit, novel, stop: this.#stopReason };
     }
 
@@ -197,8 +223,14 @@ export class AdaptiveStop {
             termEvidence: [...this.#termEvidence],
             relevantPages: this.#relevantPages,
             sources: this.#sources,
+            novelPages: this.#novelPages,
             stopReason: this.#stopReason,
         };
+    }
+
+    /** Relevant pages with new text so far (what an estimated recall counts as found). */
+    get novelPages(): number {
+        return this.#novelPages;
     }
 
     toJSON(): AdaptiveStopJSON {
@@ -214,6 +246,7 @@ export class AdaptiveStop {
             cold: this.#cold,
             sources: this.#sources,
             relevantPages: this.#relevantPages,
+            novelPages: this.#novelPages,
             stopReason: this.#stopReason,
         };
     }
@@ -236,6 +269,7 @@ export class AdaptiveStop {
         stop.#cold = json.cold;
         stop.#sources = json.sources;
         stop.#relevantPages = json.relevantPages;
+        stop.#novelPages = json.novelPages ?? json.relevantPages;
         stop.#stopReason = json.stopReason;
         return stop;
     }
@@ -312,13 +346,21 @@ export class AdaptiveStop {
         return recentUpper < earlierLower;
     }
 
-    #stopNow(): StopReason | null {
-        const { patience, coverageThreshold } = this.#options;
+    /**
+     * The pages say the crawl has stopped paying off; with an outlook, the estimated recall must agree: a covered
+     * query stops only when little relevant content can be left, and a dry run only when the frontier promises
+     * nothing (issue 10: both early stops on unseen sites fired with relevant siblings still queued).
+     */
+    #stopNow(outlook: AdaptivePage['outlook']): StopReason | null {
+        const { patience, coverageThreshold, recallTarget, maxExpectedLeft } = this.#options;
         if (this.#sources === 0 && this.#cold >= COLD_PATIENCE * patience) return 'no_relevant_pages';
         if (this.#stale < Math.ceil(patience / 2) || !this.#harvestDropped()) return null;
         const covered = this.#sources >= MIN_SOURCES && this.#coverage() >= coverageThreshold;
-        if (covered) return 'coverage_reached';
-        if (this.#stale >= patience) return 'saturated';
+        const saturated = this.#stale >= patience;
+        if (!covered && !saturated) return null;
+        const estimate = outlook?.(this.#novelPages);
+        if (covered && (!estimate || estimate.low >= recallTarget)) return 'coverage_reached';
+        if (saturated && (!estimate || estimate.expectedQueuedHigh < maxExpectedLeft)) return 'saturated';
         return null;
     }
 }
@@ -329,7 +371,9 @@ function resolveOptions(options: AdaptiveOptions): Required<AdaptiveOptions> {
         const value = options[key];
         if (value !== undefined) resolved[key] = value;
     }
-    const { patience, minGain, evidencePerTerm, coverageThreshold } = resolved;
+    const { patience, minGain, evidencePerTerm, coverageThreshold, recallTarget, maxExpectedLeft } = resolved;
+    if (!(recallTarget >= 0 && recallTarget <= 1)) throw new RangeError(`AdaptiveOptions.recallTarget must lie in [0, 1] (got ${recallTarget}).`);
+    if (!(maxExpectedLeft >= 0)) throw new RangeError(`AdaptiveOptions.maxExpectedLeft must be ≥ 0 (got ${maxExpectedLeft}).`);
     if (!Number.isInteger(patience) || patience < 1) {
         throw new RangeError(`AdaptiveOptions.patience must be a whole number ≥ 1 (got ${patience}).`);
     }

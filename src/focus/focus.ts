@@ -5,7 +5,7 @@
  * Pure: no I/O, and the whole state serialises to plain JSON.
  */
 import { clusterKey } from '../frontier/cluster-key.js';
-import { DEFAULT_DELTA } from '../stat/index.js';
+import { DEFAULT_DELTA, twoSidedZ } from '../stat/index.js';
 import { hostOf } from '../url/index.js';
 import { AdaptiveStop, type AdaptiveOptions, type AdaptiveStopJSON, type StopReason } from './adaptive.js';
 import { FacetStats, Facets, type FacetStatsJSON } from './facets.js';
@@ -13,7 +13,8 @@ import { isDatedLeaf, isFurniture } from './furniture.js';
 import { Harvest, subtree, type HarvestJSON } from './harvest.js';
 import { HUB_FACTOR, isBlind, linkFeatures, linkScore, SEED_SCORE, type LinkSignal } from './link-score.js';
 import { Locality, localityKeys, type LocalityJSON } from './locality.js';
-import { LinkModel, type LinkModelJSON } from './model.js';
+import { LinkModel, type LinkModelJSON, type LinkProbability } from './model.js';
+import { addCounts, estimateRecall, expectedCount, type ExpectedCount, type RecallEstimate } from './recall.js';
 import { Query } from './query.js';
 import { hasForeignLanguageSegment, isEnglishHomeShape, locator, section } from './url-shape.js';
 import { RESCORE_DELTA, TermWeights, type TermWeightsJSON } from './weights.js';
@@ -93,6 +94,16 @@ export interface FocusParent {
     relevance: number;
     /** From {@link PageVerdict.isHub}. */
     isHub: boolean;
+}
+
+/** The links a crawl knows of but has not fetched, as the recall estimate reads them. */
+export interface FrontierLinks {
+    /** Signals of the links still queued (or held for a retry). */
+    queued(): Iterable<LinkSignal>;
+    /** Signals of links dropped for want of room, still re-scored with the current model. */
+    dropped(): Iterable<LinkSignal>;
+    /** Links dropped before that are no longer held, as counted when they were dropped. */
+    droppedEarlier: ExpectedCount;
 }
 
 /** Crawl summary of the focus state. */
@@ -192,7 +203,7 @@ export class Focus {
      *
      * @param via The signal of the link the page was fetched through; null for seeds and sitemap URLs.
      */
-    observePage(page: FocusPage, via: LinkSignal | null): PageVerdict {
+    observePage(page: FocusPage, via: LinkSignal | null, frontier?: FrontierLinks): PageVerdict {
         const facets = Facets.of(this.query, page.title, locator(page.url), page.markdown);
         this.#facets.observe(facets);
         const relevance = this.#facets.relevance(facets);
@@ -202,7 +213,12 @@ export class Focus {
         const learnable = via !== null && via.fixed === undefined;
         // The link's features as they were when it was queued: the page itself is not yet part of its locality.
         const features = learnable ? linkFeatures(via, this.#termWeights, this.#locality) : null;
-        const { hit, novel, stop } = this.#adaptive.observe({ relevance, markdown: page.markdown, blind: learnable && isBlind(via) });
+        const { hit, novel, stop } = this.#adaptive.observe({
+            relevance,
+            markdown: page.markdown,
+            blind: learnable && isBlind(via),
+            ...(frontier ? { outlook: (found: number) => this.#estimate(found, frontier) } : {}),
+        });
         // The model learns which links lead to productive pages: relevant, and not a repeat of what was read
         // ([I] pagesift's target is relevance ≥ MIN_RELEVANCE; on acl2020 that rewarded links into filter
         // listings that repeat paper cards already read, and the parent weight rose until they filled the budget).
@@ -281,6 +297,32 @@ export class Focus {
             locality: this.#locality,
             coverage: this.#coverageAtRescore,
         });
+    }
+
+    /**
+     * The link model's probability that the page behind a stored link is productive (relevant, with new text), with a
+     * credible interval; `null` for seeds and other fixed-score links, which the model never learned from.
+     */
+    linkProbability(signal: LinkSignal): LinkProbability | null {
+        if (signal.fixed !== undefined) return null;
+        return this.#model.predict(linkFeatures(signal, this.#termWeights, this.#locality), twoSidedZ(this.#options.delta));
+    }
+
+    /** How much of the site's relevant content the crawl has found, from the links it has not fetched (see recall.ts). */
+    estimateRecall(frontier: FrontierLinks): RecallEstimate {
+        return this.#estimate(this.#adaptive.novelPages, frontier);
+    }
+
+    #estimate(found: number, frontier: FrontierLinks): RecallEstimate {
+        const dropped = addCounts(expectedCount(this.#probabilities(frontier.dropped())), frontier.droppedEarlier);
+        return estimateRecall(found, expectedCount(this.#probabilities(frontier.queued())), dropped, twoSidedZ(this.#options.delta));
+    }
+
+    *#probabilities(signals: Iterable<LinkSignal>): Iterable<LinkProbability> {
+        for (const signal of signals) {
+            const probability = this.linkProbability(signal);
+            if (probability) yield probability;
+        }
     }
 
     /** The subtree of `url` has proven dry: even optimistically it yields less than the rest of the crawl. */

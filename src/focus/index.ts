@@ -8,5 +8,6 @@ export * from './furniture.js';
 export * from './link-score.js';
 export * from './harvest.js';
 export * from './adaptive.js';
+export * from './recall.js';
 export * from './focus.js';
 export * from './locality.js';

@@ -28,6 +28,13 @@ const SOLVE_STEPS = 50;
 
 const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 
+/** What the model expects of one link: the posterior predictive probability, and a credible interval around it. */
+export interface LinkProbability {
+    probability: number;
+    low: number;
+    high: number;
+}
+
 /** Serialised form of {@link LinkModel}. */
 export interface LinkModelJSON {
     delta: number;
@@ -97,6 +104,26 @@ export class LinkModel {
             }
         });
         return changed;
+    }
+
+    /**
+     * The probability that the page behind a link with these features is productive, from the posterior (mean and
+     * intercept, not the gated weights in use): MacKay's probit approximation of the predictive mean, and
+     * σ(margin ± z·sd) for the interval (MacKay, "The evidence framework applied to classification networks", 1992).
+     */
+    predict(features: readonly number[], z: number): LinkProbability {
+        let margin = this.#mean[PRIOR_WEIGHTS.length]!;
+        let variance = 1 / this.#precision[PRIOR_WEIGHTS.length]!;
+        features.forEach((x, i) => {
+            margin += x * this.#mean[i]!;
+            variance += (x * x) / this.#precision[i]!;
+        });
+        const sd = Math.sqrt(variance);
+        return {
+            probability: sigmoid(margin / Math.sqrt(1 + (Math.PI * variance) / 8)),
+            low: sigmoid(margin - z * sd),
+            high: sigmoid(margin + z * sd),
+        };
     }
 
     toJSON(): LinkModelJSON {

@@ -15,7 +15,7 @@ export type Offer =
     /** The queue is full and every queued link scores at least as high. */
     | { kind: 'rejected' }
     /** Queued by pushing out the worst link; the caller should forget `key` so it can return later. */
-    | { kind: 'evicted'; key: string; url: string };
+    | { kind: 'evicted'; key: string; url: string; signal: unknown };
 
 // Outcomes without data are shared constants: offer is the hot path and should not allocate them.
 const QUEUED: Offer = Object.freeze({ kind: 'queued' });
@@ -111,7 +111,7 @@ export class BestFirstQueue<S> implements Iterable<QueueItem<S>> {
         if (this.slotOf.size >= room) {
             const worst = this.ranks.worst.top();
             if (worst < 0 || this.ranks.score[worst]! >= clamped) return REJECTED;
-            evicted = { kind: 'evicted', key: this.keys[worst]!, url: this.urls[worst]! };
+            evicted = { kind: 'evicted', key: this.keys[worst]!, url: this.urls[worst]!, signal: this.signals[worst] };
             this.remove(worst);
         }
         this.insert(key, url, depth, clamped, signal, this.nextSeq);

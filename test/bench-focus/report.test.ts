@@ -31,7 +31,7 @@ function scored(crawler: PlannedRun['crawler'], budget: number, rows: ScoreRow[]
     return {
         label,
         finished: {
-            run: { id: `${crawler}-${budget}-${repeat}`, crawler, label, budget, scoredFor: [label], repeat },
+            run: { id: `${crawler}-${budget}-${repeat}`, crawler, label, budget, scoredFor: [label], repeat, focusMode: 'browser' },
             outcome: { kind: crawler, startedAt, wallMillis: 250_000, pagesHandled: pages },
             logFile: '',
             cached: true,

@@ -52,8 +52,8 @@ describe('AdaptiveStop', () => {
         expect(stop.observe(linkedJunk).novel).toBe(false);
     });
 
-    it('defaults to patience 5, minGain 0.05, evidencePerTerm 3, coverageThreshold 0.8', () => {
-        expect(DEFAULT_ADAPTIVE_OPTIONS).toEqual({ patience: 5, minGain: 0.05, evidencePerTerm: 3, coverageThreshold: 0.8 });
+    it('defaults to patience 5, minGain 0.05, evidencePerTerm 3, coverageThreshold 0.8, recallTarget 0.9, maxExpectedLeft 1', () => {
+        expect(DEFAULT_ADAPTIVE_OPTIONS).toEqual({ patience: 5, minGain: 0.05, evidencePerTerm: 3, coverageThreshold: 0.8, recallTarget: 0.9, maxExpectedLeft: 1 });
     });
 
     it('stops with no_relevant_pages after 10 blind pages with patience 5', () => {

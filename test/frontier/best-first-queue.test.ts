@@ -28,7 +28,7 @@ describe('BestFirstQueue (pagesift queue.rs behaviours)', () => {
         expect(q.offer('1', url('/a'), 1, 0.1, null, 2)).toEqual({ kind: 'queued' });
         expect(q.offer('2', url('/b'), 1, 0.2, null, 2)).toEqual({ kind: 'queued' });
         expect(q.offer('3', url('/c'), 1, 0.05, null, 2)).toEqual({ kind: 'rejected' });
-        expect(q.offer('4', url('/d'), 1, 0.3, null, 2)).toEqual({ kind: 'evicted', key: '1', url: url('/a') });
+        expect(q.offer('4', url('/d'), 1, 0.3, null, 2)).toEqual({ kind: 'evicted', key: '1', url: url('/a'), signal: null });
         expect(q.size).toBe(2);
         expect(q.contains('1')).toBe(false);
         expect(q.contains('4')).toBe(true);
@@ -199,7 +199,7 @@ class ReferenceQueue {
                     evicted = worst;
                 }
                 this.entries.push({ key, url: linkUrl(op.key), depth: op.key % 3, score: op.score, signal: op.key, seq: this.seq++ });
-                return evicted ? { kind: 'evicted', key: evicted.key, url: evicted.url } : { kind: 'queued' };
+                return evicted ? { kind: 'evicted', key: evicted.key, url: evicted.url, signal: evicted.signal } : { kind: 'queued' };
             }
             case 'pop': {
                 const top = this.sorted()[0];

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+
+import { AdaptiveStop, LinkModel, NO_LINKS, estimateRecall, expectedCount, twoSidedZ } from '../../src/index.js';
+import type { AdaptivePage, RecallEstimate } from '../../src/index.js';
+
+const Z = twoSidedZ(0.05);
+const sure = (p: number) => ({ probability: p, low: p, high: p });
+
+describe('estimateRecall', () => {
+    it('is found / (found + expected left), with the interval widening with the count and with the model', () => {
+        const queued = expectedCount(Array.from({ length: 10 }, () => sure(0.5))); // 5 expected
+        const estimate = estimateRecall(15, queued, NO_LINKS, Z);
+        expect(estimate.value).toBeCloseTo(0.75);
+        expect(estimate.low).toBeLessThan(0.75);
+        expect(estimate.high).toBeGreaterThan(0.75);
+        expect(estimate.expectedQueued).toBeCloseTo(5);
+        const uncertain = expectedCount(Array.from({ length: 10 }, () => ({ probability: 0.5, low: 0.2, high: 0.8 })));
+        const wider = estimateRecall(15, uncertain, NO_LINKS, Z);
+        expect(wider.value).toBeCloseTo(0.75);
+        expect(wider.high - wider.low).toBeGreaterThan(estimate.high - estimate.low);
+    });
+
+    it('counts links dropped for want of room as left behind, but not as queued', () => {
+        const dropped = expectedCount(Array.from({ length: 20 }, () => sure(0.25)));
+        const estimate = estimateRecall(5, NO_LINKS, dropped, Z);
+        expect(estimate.value).toBeCloseTo(0.5);
+        expect(estimate.expectedQueued).toBe(0);
+        expect(estimate.expectedDropped).toBeCloseTo(5);
+    });
+
+    it('is certain when nothing is left, and knows nothing when nothing was found or expected', () => {
+        expect(estimateRecall(7, NO_LINKS, NO_LINKS, Z)).toMatchObject({ value: 1, low: 1, high: 1 });
+        expect(estimateRecall(0, NO_LINKS, NO_LINKS, Z)).toMatchObject({ value: 0, low: 0, high: 1 });
+        expect(estimateRecall(0, expectedCount([sure(0.9)]), NO_LINKS, Z)).toMatchObject({ value: 0, low: 0, high: 0 });
+    });
+
+    it('holds the true recall about as often as it says, when the probabilities are right', () => {
+        // 200 simulated crawls: 40 links left, each relevant with its own known probability
+        let seed = 7;
+        const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+        let inside = 0;
+        for (let crawl = 0; crawl < 200; crawl++) {
+            const probabilities = Array.from({ length: 40 }, () => random() * 0.6);
+            const found = 20;
+            const left = probabilities.filter((p) => random() < p).length;
+            const estimate = estimateRecall(found, expectedCount(probabilities.map(sure)), NO_LINKS, Z);
+            const truth = found / (found + left);
+            if (truth >= estimate.low && truth <= estimate.high) inside++;
+        }
+        expect(inside / 200).toBeGreaterThanOrEqual(0.9);
+    });
+});
+
+describe('LinkModel.predict', () => {
+    it('is calibrated on data drawn from a logistic model, and its interval narrows with data', () => {
+        const model = new LinkModel();
+        const x = [0.5, 0, 0, 0, 0, 0];
+        const before = model.predict(x, Z);
+        let seed = 3;
+        const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+        // true rate: 0.1 for links without features, 0.6 for links with a full anchor
+        for (let i = 0; i < 800; i++) {
+            const anchor = random() < 0.5 ? 1 : 0;
+            model.learn([anchor, 0, 0, 0, 0, 0], random() < (anchor ? 0.6 : 0.1));
+        }
+        const blind = model.predict([0, 0, 0, 0, 0, 0], Z);
+        const anchored = model.predict([1, 0, 0, 0, 0, 0], Z);
+        expect(blind.probability).toBeGreaterThan(0.05);
+        expect(blind.probability).toBeLessThan(0.16);
+        expect(anchored.probability).toBeGreaterThan(0.5);
+        expect(anchored.probability).toBeLessThan(0.7);
+        expect(blind.low).toBeLessThan(blind.probability);
+        expect(blind.high).toBeGreaterThan(blind.probability);
+        const after = model.predict(x, Z);
+        expect(after.high - after.low).toBeLessThan(before.high - before.low);
+    });
+});
+
+describe('AdaptiveStop with an outlook', () => {
+    const query = { size: 1, terms: ['optics'], termsIn: (text: string) => new Set(text.includes('optics') ? [0] : []) };
+    const relevant = (i: number): AdaptivePage => ({ relevance: 0.5, markdown: `optics guide ${i} ${'word '.repeat(50)}`, blind: false });
+    const junk: AdaptivePage = { relevance: 0, markdown: 'nothing', blind: false };
+
+    function pages(): AdaptivePage[] {
+        return [...Array.from({ length: 12 }, (_, i) => relevant(i)), ...Array(40).fill(junk)];
+    }
+
+    function stopAt(outlook?: (found: number) => RecallEstimate): number {
+        const stop = new AdaptiveStop(query, { patience: 3 });
+        const list = pages();
+        for (let i = 0; i < list.length; i++) if (stop.observe({ ...list[i]!, ...(outlook ? { outlook } : {}) }).stop) return i + 1;
+        return Infinity;
+    }
+
+    const promising = (found: number): RecallEstimate => ({ value: found / (found + 8), low: 0.4, high: 0.8, found, expectedQueued: 8, expectedQueuedHigh: 12, expectedDropped: 0 });
+    const exhausted = (found: number): RecallEstimate => ({ value: 0.97, low: 0.93, high: 1, found, expectedQueued: 0.2, expectedQueuedHigh: 0.6, expectedDropped: 0.2 });
+
+    it('does not stop while the frontier still promises relevant pages, and stops as before when it does not', () => {
+        const alone = stopAt();
+        expect(alone).toBeLessThan(Infinity);
+        expect(stopAt(promising)).toBe(Infinity);
+        expect(stopAt(exhausted)).toBe(alone);
+    });
+
+    it('counts relevant pages with new text as found, and restores the count from older snapshots', () => {
+        const stop = new AdaptiveStop(query, { patience: 3 });
+        for (const page of [relevant(1), relevant(1), relevant(2), junk]) stop.observe(page);
+        expect(stop.novelPages).toBe(2);
+        const json = stop.toJSON();
+        delete json.novelPages;
+        expect(AdaptiveStop.fromJSON(json, query).novelPages).toBe(json.relevantPages);
+    });
+});
