@@ -11,7 +11,7 @@ import type {
 
 import { BestFirstQueue, TieredQueue, TrapLearner, clusterKey } from '../frontier/index.js';
 import { addCounts, expectedCount, NO_LINKS } from '../focus/index.js';
-import type { ExpectedCount, Focus, FrontierLinks, LinkProbability, LinkSignal } from '../focus/index.js';
+import type { ExpectedCount, Focus, FrontierLinks, LinkSignal } from '../focus/index.js';
 import { hashLanes } from '../stat/index.js';
 import { cleanUrl, dedupKey, hostOf, shapeKey, skipReason } from '../url/index.js';
 import type { SkipOptions, SkipReason } from '../url/index.js';
@@ -222,7 +222,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /** Scope is learned from the seeds unless `allowedHosts` was given. */
     private readonly scopeFromSeeds: boolean;
     /** Links dropped for want of room (rejected or evicted), by dedup key: what the recall estimate counts as left behind. */
-    private readonly droppedLinks = new Map<string, LinkSignal>();
+    private readonly droppedLinks = new Map<string, FrontierEntry>();
     /** Dropped links beyond {@link MAX_DROPPED_TRACKED}: hashes of their keys, so that each counts once. */
     private readonly droppedUntracked = new Set<number>();
     droppedEarlier: ExpectedCount = NO_LINKS;
@@ -410,11 +410,11 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             const score = how.forefront ? FOREFRONT_SCORE : this.adjustForTraps(scored.score, entry.shape);
             const offer = this.bestFirst.offer(uniqueKey, url, entry.depth, score, entry, Math.max(0, room));
             if (offer.kind === 'rejected') {
-                this.noteDropped(uniqueKey, entry.signal);
+                this.noteDropped(uniqueKey, entry);
                 return this.skip('frontier-full', url);
             }
             if (offer.kind === 'evicted') {
-                this.noteDropped(offer.key, (offer.signal as FrontierEntry).signal);
+                this.noteDropped(offer.key, offer.signal as FrontierEntry);
                 this.forgetEvicted(offer.key, offer.url);
             }
             this.droppedLinks.delete(uniqueKey);
@@ -451,35 +451,33 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     }
 
     /** Remembers a link that did not fit, for the recall estimate: it is relevant content the crawl leaves behind. */
-    private noteDropped(uniqueKey: string, signal: LinkSignal | null): void {
-        if (!signal || !this.focus) return;
+    private noteDropped(uniqueKey: string, entry: FrontierEntry): void {
+        if (!entry.signal || !this.focus) return;
         if (this.droppedLinks.has(uniqueKey) || this.droppedLinks.size < MAX_DROPPED_TRACKED) {
-            this.droppedLinks.set(uniqueKey, signal);
+            this.droppedLinks.set(uniqueKey, entry);
             return;
         }
         const [hash] = hashLanes(uniqueKey);
         if (this.droppedUntracked.has(hash)) return;
         this.droppedUntracked.add(hash);
-        const probability = this.focus.linkProbability(signal);
-        if (probability) this.droppedEarlier = addCounts(this.droppedEarlier, expectedCount([probability]));
+        this.droppedEarlier = addCounts(this.droppedEarlier, expectedCount([this.focus.linkProbability(this.scoreOf(entry))]));
     }
 
-    /** Signals of the links still to be fetched: queued, parked behind a busy host, or waiting for a retry. */
-    *queued(): Iterable<LinkSignal> {
-        if (this.bestFirst) for (const item of this.bestFirst) if (item.signal.signal) yield item.signal.signal;
-        for (const { entry } of [...this.parked, ...this.retries]) if (entry.signal) yield entry.signal;
+    /** The current score of a stored entry, as the queue would rank it. */
+    private scoreOf(entry: FrontierEntry): number {
+        return entry.signal && this.focus ? this.adjustForTraps(this.focus.score(entry.signal), entry.shape) : 0;
     }
 
-    private *droppedProbabilities(): Iterable<LinkProbability> {
-        for (const signal of this.droppedLinks.values()) {
-            const probability = this.focus?.linkProbability(signal);
-            if (probability) yield probability;
-        }
+    /** Scores of the links still to be fetched: queued, parked behind a busy host, or waiting for a retry. */
+    *queuedScores(): Iterable<number> {
+        if (this.bestFirst) for (const item of this.bestFirst) yield item.score;
+        for (const { score } of this.parked) yield score;
+        for (const { entry } of this.retries) yield entry.linkScore ?? 0;
     }
 
-    /** Signals of the dropped links still held (see {@link droppedEarlier} for the rest). */
-    dropped(): Iterable<LinkSignal> {
-        return this.droppedLinks.values();
+    /** Scores of the dropped links still held (see {@link droppedEarlier} for the rest). */
+    *droppedScores(): Iterable<number> {
+        for (const entry of this.droppedLinks.values()) yield this.scoreOf(entry);
     }
 
     /** An evicted link may be discovered again later, so it leaves the dedup set. */
@@ -865,7 +863,9 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             samples: [...this.skipSamples],
             stopped: this.stopped,
             // The dropped links' signals are not saved (they would grow every snapshot): their expectation is.
-            droppedEarlier: this.focus ? addCounts(this.droppedEarlier, expectedCount(this.droppedProbabilities())) : NO_LINKS,
+            droppedEarlier: this.focus
+                ? addCounts(this.droppedEarlier, expectedCount([...this.droppedScores()].map((score) => this.focus!.linkProbability(score))))
+                : NO_LINKS,
         };
     }
 }

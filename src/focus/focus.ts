@@ -13,6 +13,7 @@ import { isDatedLeaf, isFurniture } from './furniture.js';
 import { Harvest, subtree, type HarvestJSON } from './harvest.js';
 import { HUB_FACTOR, isBlind, linkFeatures, linkScore, SEED_SCORE, type LinkSignal } from './link-score.js';
 import { Locality, localityKeys, type LocalityJSON } from './locality.js';
+import { ScoreCalibration, type ScoreCalibrationJSON } from './calibration.js';
 import { LinkModel, type LinkModelJSON, type LinkProbability } from './model.js';
 import { addCounts, estimateRecall, expectedCount, type ExpectedCount, type RecallEstimate } from './recall.js';
 import { Query } from './query.js';
@@ -96,12 +97,12 @@ export interface FocusParent {
     isHub: boolean;
 }
 
-/** The links a crawl knows of but has not fetched, as the recall estimate reads them. */
+/** The links a crawl knows of but has not fetched, as the recall estimate reads them: their current scores. */
 export interface FrontierLinks {
-    /** Signals of the links still queued (or held for a retry). */
-    queued(): Iterable<LinkSignal>;
-    /** Signals of links dropped for want of room, still re-scored with the current model. */
-    dropped(): Iterable<LinkSignal>;
+    /** Scores of the links still queued (or held for a retry). */
+    queuedScores(): Iterable<number>;
+    /** Scores of links dropped for want of room, under the current weights. */
+    droppedScores(): Iterable<number>;
     /** Links dropped before that are no longer held, as counted when they were dropped. */
     droppedEarlier: ExpectedCount;
 }
@@ -140,6 +141,8 @@ export interface FocusState {
     subtrees: HarvestJSON;
     clusters: HarvestJSON;
     adaptive: AdaptiveStopJSON;
+    /** Absent in snapshots written before it was kept (a fresh calibration is used then). */
+    calibration?: ScoreCalibrationJSON;
 }
 
 /** A hub page links more than it says: more links than prose words ([I] pagesift context.rs `prose_words`). */
@@ -173,6 +176,7 @@ export class Focus {
     #subtrees: Harvest;
     #clusters: Harvest;
     #adaptive: AdaptiveStop;
+    #calibration = new ScoreCalibration();
 
     constructor(query: string | Query, options: FocusOptions) {
         this.query = typeof query === 'string' ? new Query(query) : query;
@@ -213,6 +217,7 @@ export class Focus {
         const learnable = via !== null && via.fixed === undefined;
         // The link's features as they were when it was queued: the page itself is not yet part of its locality.
         const features = learnable ? linkFeatures(via, this.#termWeights, this.#locality) : null;
+        const takenScore = learnable ? this.score(via) : null;
         const { hit, novel, stop } = this.#adaptive.observe({
             relevance,
             markdown: page.markdown,
@@ -223,6 +228,7 @@ export class Focus {
         // ([I] pagesift's target is relevance ≥ MIN_RELEVANCE; on acl2020 that rewarded links into filter
         // listings that repeat paper cards already read, and the parent weight rose until they filled the budget).
         const modelChanged = features !== null && this.#model.learn(features, novel);
+        if (takenScore !== null) this.#calibration.learn(takenScore, novel);
         const weightsMoved = this.#termWeights.weightsMoved();
         const portalClosed = this.#noteEnglishHome(page);
         const localityMoved = this.#locality.observe(localityKeys(page.url), novel, RESCORE_DELTA);
@@ -300,12 +306,11 @@ export class Focus {
     }
 
     /**
-     * The link model's probability that the page behind a stored link is productive (relevant, with new text), with a
-     * credible interval; `null` for seeds and other fixed-score links, which the model never learned from.
+     * The probability that the page behind a link with this score is productive (relevant, with new text), with a
+     * credible interval, calibrated on the links this crawl fetched (see calibration.ts).
      */
-    linkProbability(signal: LinkSignal): LinkProbability | null {
-        if (signal.fixed !== undefined) return null;
-        return this.#model.predict(linkFeatures(signal, this.#termWeights, this.#locality), twoSidedZ(this.#options.delta));
+    linkProbability(score: number): LinkProbability {
+        return this.#calibration.predict(score, twoSidedZ(this.#options.delta));
     }
 
     /** How much of the site's relevant content the crawl has found, from the links it has not fetched (see recall.ts). */
@@ -314,15 +319,12 @@ export class Focus {
     }
 
     #estimate(found: number, frontier: FrontierLinks): RecallEstimate {
-        const dropped = addCounts(expectedCount(this.#probabilities(frontier.dropped())), frontier.droppedEarlier);
-        return estimateRecall(found, expectedCount(this.#probabilities(frontier.queued())), dropped, twoSidedZ(this.#options.delta));
+        const dropped = addCounts(expectedCount(this.#probabilities(frontier.droppedScores())), frontier.droppedEarlier);
+        return estimateRecall(found, expectedCount(this.#probabilities(frontier.queuedScores())), dropped, twoSidedZ(this.#options.delta));
     }
 
-    *#probabilities(signals: Iterable<LinkSignal>): Iterable<LinkProbability> {
-        for (const signal of signals) {
-            const probability = this.linkProbability(signal);
-            if (probability) yield probability;
-        }
+    *#probabilities(scores: Iterable<number>): Iterable<LinkProbability> {
+        for (const score of scores) yield this.linkProbability(score);
     }
 
     /** The subtree of `url` has proven dry: even optimistically it yields less than the rest of the crawl. */
@@ -377,6 +379,7 @@ export class Focus {
             subtrees: this.#subtrees.toJSON(),
             clusters: this.#clusters.toJSON(),
             adaptive: this.#adaptive.toJSON(),
+            calibration: this.#calibration.toJSON(),
         };
     }
 
@@ -396,6 +399,7 @@ export class Focus {
         focus.#subtrees = Harvest.fromJSON(state.subtrees);
         focus.#clusters = Harvest.fromJSON(state.clusters);
         focus.#adaptive = AdaptiveStop.fromJSON(state.adaptive, focus.query);
+        if (state.calibration) focus.#calibration = ScoreCalibration.fromJSON(state.calibration);
         return focus;
     }
 

@@ -9,5 +9,6 @@ export * from './link-score.js';
 export * from './harvest.js';
 export * from './adaptive.js';
 export * from './recall.js';
+export * from './calibration.js';
 export * from './focus.js';
 export * from './locality.js';

@@ -106,26 +106,6 @@ export class LinkModel {
         return changed;
     }
 
-    /**
-     * The probability that the page behind a link with these features is productive, from the posterior (mean and
-     * intercept, not the gated weights in use): MacKay's probit approximation of the predictive mean, and
-     * σ(margin ± z·sd) for the interval (MacKay, "The evidence framework applied to classification networks", 1992).
-     */
-    predict(features: readonly number[], z: number): LinkProbability {
-        let margin = this.#mean[PRIOR_WEIGHTS.length]!;
-        let variance = 1 / this.#precision[PRIOR_WEIGHTS.length]!;
-        features.forEach((x, i) => {
-            margin += x * this.#mean[i]!;
-            variance += (x * x) / this.#precision[i]!;
-        });
-        const sd = Math.sqrt(variance);
-        return {
-            probability: sigmoid(margin / Math.sqrt(1 + (Math.PI * variance) / 8)),
-            low: sigmoid(margin - z * sd),
-            high: sigmoid(margin + z * sd),
-        };
-    }
-
     toJSON(): LinkModelJSON {
         return { delta: this.#delta, samples: this.#samples, mean: [...this.#mean], precision: [...this.#precision], used: [...this.#used] };
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { AdaptiveStop, LinkModel, NO_LINKS, estimateRecall, expectedCount, twoSidedZ } from '../../src/index.js';
+import { AdaptiveStop, NO_LINKS, ScoreCalibration, estimateRecall, expectedCount, twoSidedZ } from '../../src/index.js';
 import type { AdaptivePage, RecallEstimate } from '../../src/index.js';
 
 const Z = twoSidedZ(0.05);
@@ -51,28 +51,30 @@ describe('estimateRecall', () => {
     });
 });
 
-describe('LinkModel.predict', () => {
-    it('is calibrated on data drawn from a logistic model, and its interval narrows with data', () => {
-        const model = new LinkModel();
-        const x = [0.5, 0, 0, 0, 0, 0];
-        const before = model.predict(x, Z);
+describe('ScoreCalibration', () => {
+    it('is calibrated on scores whose pages pay off at a known rate, monotone in the score, and its interval narrows with data', () => {
+        const calibration = new ScoreCalibration();
+        const before = calibration.predict(1, Z);
         let seed = 3;
         const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
-        // true rate: 0.1 for links without features, 0.6 for links with a full anchor
+        // true rates: 0.05 for links scored 0, 0.6 for links scored 3
         for (let i = 0; i < 800; i++) {
-            const anchor = random() < 0.5 ? 1 : 0;
-            model.learn([anchor, 0, 0, 0, 0, 0], random() < (anchor ? 0.6 : 0.1));
+            const score = random() < 0.5 ? 3 : 0;
+            calibration.learn(score, random() < (score ? 0.6 : 0.05));
         }
-        const blind = model.predict([0, 0, 0, 0, 0, 0], Z);
-        const anchored = model.predict([1, 0, 0, 0, 0, 0], Z);
-        expect(blind.probability).toBeGreaterThan(0.05);
-        expect(blind.probability).toBeLessThan(0.16);
-        expect(anchored.probability).toBeGreaterThan(0.5);
-        expect(anchored.probability).toBeLessThan(0.7);
-        expect(blind.low).toBeLessThan(blind.probability);
-        expect(blind.high).toBeGreaterThan(blind.probability);
-        const after = model.predict(x, Z);
+        const low = calibration.predict(0, Z);
+        const high = calibration.predict(3, Z);
+        expect(low.probability).toBeGreaterThan(0.02);
+        expect(low.probability).toBeLessThan(0.1);
+        expect(high.probability).toBeGreaterThan(0.5);
+        expect(high.probability).toBeLessThan(0.7);
+        expect(calibration.predict(1, Z).probability).toBeGreaterThan(low.probability);
+        expect(calibration.predict(1, Z).probability).toBeLessThan(high.probability);
+        expect(low.low).toBeLessThan(low.probability);
+        expect(low.high).toBeGreaterThan(low.probability);
+        const after = calibration.predict(1, Z);
         expect(after.high - after.low).toBeLessThan(before.high - before.low);
+        expect(ScoreCalibration.fromJSON(JSON.parse(JSON.stringify(calibration.toJSON()))).predict(2, Z)).toEqual(calibration.predict(2, Z));
     });
 });
 
