@@ -113,6 +113,7 @@ const MAX_LOCAL_FAILURES = 5;
 
 /** What the error handler reads and changes of a failed request. */
 interface RetriedRequest {
+    url: string;
     noRetry: boolean;
     retryCount: number;
     userData: Dictionary;
@@ -299,8 +300,8 @@ export class FocusedCrawl {
 
     /** Counts a request that failed for good; pass it as (or call it from) `failedRequestHandler`. */
     failedRequestHandler() {
-        return async ({ request }: { request: { errorMessages: string[] } }, error: Error): Promise<void> => {
-            this.countFailure(failureReason(error, request.errorMessages));
+        return async ({ request }: { request: { url: string; errorMessages: string[] } }, error: Error): Promise<void> => {
+            this.countFailure(failureReason(error, request.errorMessages), request.url);
         };
     }
 
@@ -410,6 +411,8 @@ export class FocusedCrawl {
             request.userData.__focusNavigated = false; // the next attempt sets it anew
             if (PERMANENT_FAILURE.test(error?.message ?? '')) request.noRetry = true;
             else if (!navigated) this.spareRetry(request);
+            // A host most of whose fetches fail (down, or not there at all) is not worth a second try per page.
+            else if (this.trapLearner.isFailingHost(request.url)) request.noRetry = true;
         };
     }
 
@@ -528,7 +531,7 @@ export class FocusedCrawl {
         const entry = this.manager.entryOf(request);
         const status = responseStatus(context);
         if (status !== null && status >= 400) {
-            this.countFailure(`http-${status}`);
+            this.countFailure(`http-${status}`, request.loadedUrl ?? request.url);
             this.setPageFocus(context, { relevance: 0, hit: false, delivered: false, duplicateOf: null, depth: entry?.depth ?? 0, linkScore: entry?.linkScore ?? null, linksQueued: 0 });
             return true;
         }
@@ -627,8 +630,10 @@ export class FocusedCrawl {
         context.request.userData.focus = focus;
     }
 
-    private countFailure(reason: string): void {
+    /** Counts a failure by reason; one the server caused also teaches the trap learner that its template (and host) fails. */
+    private countFailure(reason: string, url?: string): void {
         this.failures.set(reason, (this.failures.get(reason) ?? 0) + 1);
+        if (url !== undefined && SERVER_FAILURE.test(reason)) this.trapLearner.observeFailure(url);
     }
 
     // ----------------------------------------------------------- persistence
@@ -738,6 +743,9 @@ async function readHtml(context: CrawlingContext, options: FocusedCrawlOptions):
         'crawlee-focus cannot read this page: the crawling context has neither `page`, `body` nor `parseWithCheerio`. Use PlaywrightCrawler, CheerioCrawler or AdaptivePlaywrightCrawler.',
     );
 }
+
+/** Failure reasons that come from the server (not from our own limits or guards): they teach the trap learner. */
+const SERVER_FAILURE = /^(?:http-\d{3}|timeout|connection-error)$/;
 
 /** Errors that say the resource is not a page we can read: retrying cannot help. */
 const PERMANENT_FAILURE = /served Content-Type|Download is starting|ERR_INVALID_RESPONSE|ERR_UNKNOWN_URL_SCHEME|ERR_TOO_MANY_REDIRECTS|Redirected \d+ times|redirect blocked|ERR_UNSAFE_REDIRECT|Unsupported protocol/i;

@@ -1,5 +1,5 @@
 import type { Focus, RecallEstimate, StopReason } from '../focus/index.js';
-import type { RewriteRuleInfo, TrapInfo, TrapLearner } from '../frontier/index.js';
+import type { FailingPartInfo, RewriteRuleInfo, TrapInfo, TrapLearner } from '../frontier/index.js';
 
 /** Why a crawl ended: the focus's own reasons, or `stalled` when the watchdog found nothing moving (see watchdog.ts). */
 export type CrawlStopReason = StopReason | 'stalled';
@@ -18,8 +18,10 @@ export interface FocusReport {
     coverage: number | null;
     /** Distinct relevant paragraphs per query term. */
     termEvidence: Record<string, number>;
-    /** URL templates demoted by the trap learner. */
+    /** URL templates demoted by the trap learner: their pages repeat content. */
     traps: TrapInfo[];
+    /** Hosts and failure templates (`keyword_*.html`) demoted because most of their fetches failed. */
+    failing: FailingPartInfo[];
     /** Duplicate spellings learned as rewrite rules. */
     rewriteRules: RewriteRuleInfo[];
     /** Links not queued, by reason. */
@@ -66,6 +68,7 @@ export function buildReport(input: ReportInput): FocusReport {
         coverage: summary?.coverage ?? null,
         termEvidence: summary?.termEvidence ?? {},
         traps: input.trapLearner.traps(),
+        failing: input.trapLearner.failingParts(),
         rewriteRules: input.trapLearner.rules(),
         skipped: input.skipped,
         failures: input.failures,
@@ -88,6 +91,7 @@ export function formatReport(report: FocusReport): string {
     const evidence = Object.entries(report.termEvidence);
     if (evidence.length > 0) lines.push(`  evidence per term: ${evidence.map(([t, n]) => `${t} ${n}`).join(', ')}`);
     if (report.traps.length > 0) lines.push(`  traps demoted: ${report.traps.map((t) => t.shape).join(', ')}`);
+    if (report.failing.length > 0) lines.push(`  failing parts demoted: ${report.failing.map((f) => `${f.part} (${f.failed}/${f.fetched} failed)`).join(', ')}`);
     if (report.rewriteRules.length > 0) lines.push(`  rewrite rules: ${report.rewriteRules.map(describeRule).join(', ')}`);
     const skipped = Object.entries(report.skipped);
     if (skipped.length > 0) lines.push(`  links skipped: ${skipped.map(([r, n]) => `${r} ${n}`).join(', ')}`);

@@ -407,7 +407,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         if (this.bestFirst) {
             const scored = how.scoreWith(url)!;
             entry.signal = scored.signal;
-            const score = how.forefront ? FOREFRONT_SCORE : this.adjustForTraps(scored.score, entry.shape);
+            const score = how.forefront ? FOREFRONT_SCORE : this.adjustForTraps(scored.score, entry.shape, url);
             const offer = this.bestFirst.offer(uniqueKey, url, entry.depth, score, entry, Math.max(0, room));
             if (offer.kind === 'rejected') {
                 this.noteDropped(uniqueKey, entry);
@@ -442,7 +442,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         if (!scored) return;
         const shape = shapeKey(url);
         const entry: FrontierEntry = { url, uniqueKey, depth: how.depth, shape, parentUrl: how.parentUrl, anchorText: how.anchorText, signal: scored.signal, userData: how.userData };
-        this.bestFirst.offer(uniqueKey, url, how.depth, this.adjustForTraps(scored.score, shape), entry, Infinity);
+        this.bestFirst.offer(uniqueKey, url, how.depth, this.adjustForTraps(scored.score, shape, url), entry, Infinity);
     }
 
     /** Room left in the frontier: what can still be fetched, bounded by `maxFrontierSize`. */
@@ -465,7 +465,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     /** The current score of a stored entry, as the queue would rank it. */
     private scoreOf(entry: FrontierEntry): number {
-        return entry.signal && this.focus ? this.adjustForTraps(this.focus.score(entry.signal), entry.shape) : 0;
+        return entry.signal && this.focus ? this.adjustForTraps(this.focus.score(entry.signal), entry.shape, entry.url) : 0;
     }
 
     /** Scores of the links still to be fetched: queued, parked behind a busy host, or waiting for a retry. */
@@ -493,8 +493,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         else this.queuedPerHost.delete(host);
     }
 
-    private adjustForTraps(score: number, shape: string): number {
-        return this.trapLearner.isDemoted(shape) ? score * DEMOTED_TEMPLATE_FACTOR : score;
+    private adjustForTraps(score: number, shape: string, url: string): number {
+        return this.trapLearner.isDemoted(shape, url) ? score * DEMOTED_TEMPLATE_FACTOR : score;
     }
 
     /** Whether a URL's host is one the crawl may fetch. */
@@ -663,7 +663,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     rescore(): void {
         const focus = this.focus;
         if (!focus || !this.bestFirst) return;
-        this.bestFirst.rescore((entry) => (entry.signal ? this.adjustForTraps(focus.score(entry.signal), entry.shape) : 0));
+        this.bestFirst.rescore((entry) => (entry.signal ? this.adjustForTraps(focus.score(entry.signal), entry.shape, entry.url) : 0));
     }
 
     private toRequest(entry: FetchedEntry): Request {

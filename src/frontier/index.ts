@@ -11,7 +11,7 @@ export type { RewriteRuleInfo, RewriteRuleLearnerJSON, RewriteRuleLearnerOptions
 export { TieredQueue } from './tiered-queue.js';
 export type { TieredItem, TieredPopOptions, TieredQueueJSON } from './tiered-queue.js';
 export { TrapLearner } from './trap-learner.js';
-export type { DemotionSource, Seen, TrapInfo, TrapLearnerJSON, TrapLearnerOptions } from './trap-learner.js';
+export type { DemotionSource, FailingPartInfo, Seen, TrapInfo, TrapLearnerJSON, TrapLearnerOptions } from './trap-learner.js';
 export { textFingerprint } from './fingerprint.js';
 export { NEAR_DUPLICATE_DISTANCE, NEAR_DUPLICATE_MIN_WORDS, NearDuplicateIndex, SHINGLE_WORDS, hammingDistance, simHash } from './near-duplicate.js';
 export type { NearDuplicateIndexOptions, SimHash } from './near-duplicate.js';

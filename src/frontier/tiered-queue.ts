@@ -76,7 +76,7 @@ export class TieredQueue<T> implements Iterable<TieredItem<T>> {
             let found: TieredEntry<T> | undefined;
             for (let entry = queue.shift(); entry; entry = queue.shift()) {
                 this.normalSize -= 1;
-                if (!this.demotion.isDemoted(entry.shapeKey)) {
+                if (!this.demotion.isDemoted(entry.shapeKey, entry.url)) {
                     found = entry;
                     break;
                 }
@@ -138,7 +138,7 @@ export class TieredQueue<T> implements Iterable<TieredItem<T>> {
     }
 
     private enqueue(entry: TieredEntry<T>): void {
-        if (this.demotion.isDemoted(entry.shapeKey)) {
+        if (this.demotion.isDemoted(entry.shapeKey, entry.url)) {
             this.low.push(entry);
             return;
         }
@@ -157,7 +157,7 @@ export class TieredQueue<T> implements Iterable<TieredItem<T>> {
     private sweepDemoted(): void {
         for (const host of this.ring) {
             const queue = this.normal.get(host) as Deque<TieredEntry<T>>;
-            const demoted = queue.partition((entry) => !this.demotion.isDemoted(entry.shapeKey));
+            const demoted = queue.partition((entry) => !this.demotion.isDemoted(entry.shapeKey, entry.url));
             for (const entry of demoted) this.low.push(entry);
             this.normalSize -= demoted.length;
             if (queue.size === 0) this.normal.delete(host);

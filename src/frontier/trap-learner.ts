@@ -1,5 +1,6 @@
 import { DEFAULT_DELTA } from '../stat/index.js';
-import { shapeKey, urlShape } from '../url/index.js';
+import { failureShape, hostOf, shapeKey, urlShape } from '../url/index.js';
+import { FailureLedger } from './failure-ledger.js';
 import { textFingerprint } from './fingerprint.js';
 import {
     RewriteRuleLearner,
@@ -23,9 +24,23 @@ export interface TrapInfo {
     repeated: number;
 }
 
-/** Answers whether a URL template is demoted; `generation` changes whenever the answer may have. */
+/** A host is failing only when every one of its (at least `minFetched`) fetches failed. */
+const ALL_FAILED = 1;
+
+/** A host or failure template (`failureShape`) demoted because most of its fetches failed. */
+export interface FailingPartInfo {
+    /** The host, or the failure template (`keyword_*.html`). */
+    part: string;
+    fetched: number;
+    failed: number;
+}
+
+/**
+ * Answers whether a URL template is demoted (given the URL too, also for failing where it lives); `generation` changes
+ * whenever an answer may have.
+ */
 export interface DemotionSource {
-    isDemoted(shapeKey: string): boolean;
+    isDemoted(shapeKey: string, url?: string): boolean;
     readonly generation: number;
 }
 
@@ -63,6 +78,8 @@ export interface TrapLearnerJSON {
     /** Text fingerprint → URL of the first page with that text. */
     pages: [number, string][];
     templates: { shapeKey: string; shape: string; fetched: number; repeated: number; skeletons: number[] }[];
+    /** Fetches and failures per host and per failure template (absent before failures were learned). */
+    failures?: { hosts: Array<[string, number, number]>; templates: Array<[string, number, number]> };
     rules: RewriteRuleLearnerJSON;
 }
 
@@ -85,12 +102,17 @@ export class TrapLearner implements DemotionSource {
     private readonly firstUrlByText = new Map<number, string>();
     private readonly templates = new Map<string, TemplateStats>();
     private readonly demoted = new Set<string>();
+    /** Hosts (`hostOf`) and failure templates (`failureShape`) whose fetches keep failing. */
+    private failingHosts: FailureLedger;
+    private failingTemplates: FailureLedger;
     private ruleLearner: RewriteRuleLearner;
 
     constructor(options: TrapLearnerOptions = {}) {
         this.minFetched = options.minFetched ?? 3;
         this.repeatedShare = options.repeatedShare ?? 0.5;
         this.ruleLearner = new RewriteRuleLearner({ delta: options.delta ?? DEFAULT_DELTA });
+        this.failingHosts = new FailureLedger(this.minFetched, ALL_FAILED);
+        this.failingTemplates = new FailureLedger(this.minFetched, this.repeatedShare);
     }
 
     /** Bumped on every demotion and restoration, so queues know when to re-sort. */
@@ -110,7 +132,44 @@ export class TrapLearner implements DemotionSource {
         stats.fetched += 1;
         if (seen.kind !== 'new') stats.repeated += 1;
         this.updateDemotion(key, stats);
+        this.recordFetch(url, false);
         return seen;
+    }
+
+    /**
+     * Counts a fetch of `url` that failed (an error status, a timeout, a dropped connection). A failing fetch brings no
+     * content, as a repeated page brings none: a failure template (`failureShape`: `keyword_*.html`) most of whose
+     * fetches fail is demoted like a trap, and so is a host none of whose fetches succeeded (a subdomain that is down,
+     * or missing from a capture, fails under every template); both are restored when their fetches succeed again. A
+     * host with a failing template among working ones is not failing: its template is.
+     */
+    observeFailure(url: string): void {
+        this.recordFetch(url, true);
+    }
+
+    /** Whether every fetch of the URL's host has failed (a failure there is not worth retrying either). */
+    isFailingHost(url: string): boolean {
+        const host = safely(hostOf, url);
+        return host !== null && this.failingHosts.isFailing(host);
+    }
+
+    /** The hosts and failure templates demoted for failing. */
+    failingParts(): FailingPartInfo[] {
+        return [...this.failingHosts.failingParts(), ...this.failingTemplates.failingParts()].map(({ key, fetched, failed }) => ({ part: key, fetched, failed }));
+    }
+
+    private recordFetch(url: string, failed: boolean): void {
+        const host = safely(hostOf, url);
+        const template = safely(failureShape, url);
+        let changed = host !== null && this.failingHosts.record(host, failed);
+        if (template !== null && this.failingTemplates.record(template, failed)) changed = true;
+        if (changed) this.generationCount += 1;
+    }
+
+    private isFailingUrl(url: string): boolean {
+        if (this.isFailingHost(url)) return true;
+        const template = safely(failureShape, url);
+        return template !== null && this.failingTemplates.isFailing(template);
     }
 
     /**
@@ -125,12 +184,12 @@ export class TrapLearner implements DemotionSource {
         this.updateDemotion(key, stats);
     }
 
-    isDemoted(shapeKey: string): boolean {
-        return this.demoted.has(shapeKey);
+    isDemoted(shapeKey: string, url?: string): boolean {
+        return this.demoted.has(shapeKey) || (url !== undefined && this.isFailingUrl(url));
     }
 
     isDemotedUrl(url: string): boolean {
-        return this.demoted.size > 0 && this.demoted.has(shapeKey(url));
+        return (this.demoted.size > 0 && this.demoted.has(shapeKey(url))) || this.isFailingUrl(url);
     }
 
     /** Applies the learned rewrite rules of the URL's host to a cleaned URL. */
@@ -162,6 +221,7 @@ export class TrapLearner implements DemotionSource {
                 repeated,
                 skeletons: [...skeletons],
             })),
+            failures: { hosts: this.failingHosts.toJSON(), templates: this.failingTemplates.toJSON() },
             rules: this.ruleLearner.toJSON(),
         };
     }
@@ -178,6 +238,10 @@ export class TrapLearner implements DemotionSource {
             const stats = { shape, fetched, repeated, skeletons: new Set(skeletons) };
             learner.templates.set(key, stats);
             if (learner.shouldDemote(stats)) learner.demoted.add(key);
+        }
+        if (json.failures) {
+            learner.failingHosts = FailureLedger.fromJSON(json.failures.hosts, learner.minFetched, ALL_FAILED);
+            learner.failingTemplates = FailureLedger.fromJSON(json.failures.templates, learner.minFetched, learner.repeatedShare);
         }
         learner.generationCount = json.generation;
         return learner;
@@ -207,5 +271,14 @@ export class TrapLearner implements DemotionSource {
         if (demote) this.demoted.add(key);
         else this.demoted.delete(key);
         this.generationCount += 1;
+    }
+}
+
+/** `parse(url)`, or null for a URL that cannot be parsed. */
+function safely(parse: (url: string) => string, url: string): string | null {
+    try {
+        return parse(url);
+    } catch {
+        return null;
     }
 }

@@ -107,3 +107,24 @@ export function urlShape(url: string | URL): string {
 export function shapeKey(url: string | URL): string {
     return hashHex(urlShape(url));
 }
+
+/**
+ * A coarser template for learning which URLs fail: the template of the URL's directory, then its last segment cut
+ * after the first `_` or `-` (`keyword_machine-translation.html` → `keyword_*.html`) or, without one, `*` and the
+ * extension (`aws.html` → `*.html`). Failing links usually share a generated name of this kind, which the trap
+ * template keeps apart word by word. The query is dropped.
+ * @throws InvalidUrlError if `url` is not an absolute URL.
+ */
+export function failureShape(url: string | URL): string {
+    const parts = urlParts(url);
+    const slash = parts.pathname.lastIndexOf('/');
+    const directory = pathShape(parts.pathname.slice(0, slash + 1));
+    const leaf = parts.pathname.slice(slash + 1);
+    if (leaf === '') return `${parts.host.toLowerCase()}${directory}`;
+    const dot = leaf.lastIndexOf('.');
+    const extension = dot > 0 ? leaf.slice(dot) : '';
+    const name = dot > 0 ? leaf.slice(0, dot) : leaf;
+    const separator = name.search(/[_-]/);
+    const stem = separator > 0 ? `${segmentShape(name, 0, separator + 1)}*` : '*';
+    return `${parts.host.toLowerCase()}${directory}${stem}${extension}`;
+}

@@ -45,6 +45,42 @@ describe('TrapLearner', () => {
         expect(learner.traps()).toEqual([]);
     });
 
+    it('demotes a failure template (keyword_*.html) whose fetches keep failing, and restores it when its pages start to succeed', () => {
+        const learner = new TrapLearner();
+        const keyword = (name: string) => `https://e.org/keyword_${name}.html`;
+        for (const path of ['/', '/papers.html', '/speakers.html']) learner.observe(`https://e.org${path}`, `Conference page ${path}`);
+        learner.observeFailure(keyword('machine-translation'));
+        learner.observeFailure(keyword('parsing'));
+        expect(learner.isDemotedUrl(keyword('summarization'))).toBe(false); // 2 fetched (minFetched 3)
+        const generation = learner.generation;
+        learner.observeFailure(keyword('dialogue'));
+        expect(learner.generation).toBe(generation + 1);
+        expect(learner.isDemotedUrl(keyword('summarization'))).toBe(true);
+        expect(learner.isDemoted(shapeKey(keyword('summarization')), keyword('summarization'))).toBe(true);
+        expect(learner.isDemotedUrl('https://e.org/papers_by_day.html')).toBe(false);
+        expect(learner.isFailingHost('https://e.org/x')).toBe(false); // 3 of 6 fetches of the host: its other parts succeed
+        expect(learner.failingParts()).toEqual([{ part: 'e.org/keyword_*.html', fetched: 3, failed: 3 }]);
+        for (const name of ['a', 'b', 'c']) learner.observe(keyword(name), `Papers on keyword ${name}: ${name.repeat(30)} and more`);
+        expect(learner.isDemotedUrl(keyword('summarization'))).toBe(false); // 3 failed of 6
+        const restored = TrapLearner.fromJSON(JSON.parse(JSON.stringify(learner.toJSON())));
+        expect(restored.isDemotedUrl(keyword('summarization'))).toBe(false);
+        restored.observeFailure(keyword('g'));
+        expect(restored.isDemotedUrl(keyword('summarization'))).toBe(true); // 4 of 7: the counts survived the snapshot
+    });
+
+    it('demotes a host most of whose fetches fail, under every template, and stops doing so when it recovers', () => {
+        const learner = new TrapLearner();
+        learner.observe('https://e.org/', 'Home page');
+        for (const path of ['/c/a/1', '/t/topic/2', '/releases/x/latest']) learner.observeFailure(`https://forum.e.org${path}`);
+        expect(learner.isFailingHost('https://forum.e.org/u/someone')).toBe(true);
+        expect(learner.isDemoted(shapeKey('https://forum.e.org/u/someone'), 'https://forum.e.org/u/someone')).toBe(true);
+        expect(learner.isDemoted(shapeKey('https://forum.e.org/u/someone'))).toBe(false); // without a URL: the trap template only
+        expect(learner.isFailingHost('https://e.org/about')).toBe(false);
+        expect(learner.failingParts()).toContainEqual({ part: 'forum.e.org', fetched: 3, failed: 3 });
+        for (const path of ['/a', '/b', '/c']) learner.observe(`https://forum.e.org${path}`, `Forum page ${path} with its own text`);
+        expect(learner.isFailingHost('https://forum.e.org/u/someone')).toBe(false);
+    });
+
     it('honours its options', () => {
         const learner = new TrapLearner({ minFetched: 5, repeatedShare: 0.7 });
         for (let month = 1; month <= 4; month += 1) learner.observe(calendar(month), emptyMonth(month));

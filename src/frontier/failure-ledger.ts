@@ -1,0 +1,60 @@
+/** Fetches and failures of one part of a site (a host, a failure template). */
+export interface FailureCounts {
+    fetched: number;
+    failed: number;
+}
+
+/**
+ * Which parts of a site keep failing: per key, fetches and failed fetches; a part is failing once it has `minFetched`
+ * fetches and more than `failedShare` of them failed (with `failedShare` 1: all of them), and stops failing when
+ * enough of its fetches succeed again.
+ */
+export class FailureLedger {
+    private readonly counts = new Map<string, FailureCounts>();
+    private readonly failing = new Set<string>();
+
+    constructor(
+        private readonly minFetched: number,
+        private readonly failedShare: number,
+    ) {}
+
+    /** Counts one fetch; true when the part started or stopped failing. */
+    record(key: string, failed: boolean): boolean {
+        const counts = this.counts.get(key) ?? { fetched: 0, failed: 0 };
+        counts.fetched += 1;
+        if (failed) counts.failed += 1;
+        this.counts.set(key, counts);
+        return this.update(key, counts);
+    }
+
+    isFailing(key: string): boolean {
+        return this.failing.size > 0 && this.failing.has(key);
+    }
+
+    /** The failing parts with their counts. */
+    failingParts(): Array<{ key: string } & FailureCounts> {
+        return [...this.failing].map((key) => ({ key, ...this.counts.get(key)! }));
+    }
+
+    toJSON(): Array<[string, number, number]> {
+        return [...this.counts].map(([key, { fetched, failed }]) => [key, fetched, failed]);
+    }
+
+    static fromJSON(json: Array<[string, number, number]>, minFetched: number, failedShare: number): FailureLedger {
+        const ledger = new FailureLedger(minFetched, failedShare);
+        for (const [key, fetched, failed] of json) {
+            const counts = { fetched, failed };
+            ledger.counts.set(key, counts);
+            ledger.update(key, counts);
+        }
+        return ledger;
+    }
+
+    private update(key: string, { fetched, failed }: FailureCounts): boolean {
+        const failing = fetched >= this.minFetched && (this.failedShare >= 1 ? failed === fetched : failed > this.failedShare * fetched);
+        if (failing === this.failing.has(key)) return false;
+        if (failing) this.failing.add(key);
+        else this.failing.delete(key);
+        return true;
+    }
+}
