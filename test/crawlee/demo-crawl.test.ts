@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { demoLabels, startDemoSite } from '../../src/cli/demo-site.js';
 import type { DemoSite } from '../../src/cli/demo-site.js';
-import { createFocusedCrawler } from '../../src/index.js';
+import { DEFAULT_ADAPTIVE_OPTIONS, createFocusedCrawler } from '../../src/index.js';
 import type { CreateFocusedCrawlerOptions } from '../../src/index.js';
 
 log.setLevel(LogLevel.ERROR);
@@ -63,10 +63,17 @@ describe('the demo site (issue 4 scenarios)', () => {
         expect(recall).toBeGreaterThanOrEqual(0.6);
     }, 180_000);
 
-    it('reports why it stopped when the adaptive rule fires', async () => {
-        const { report } = await crawlDemo(site, { mode: 'http', maxPages: 80 });
-        expect(['coverage_reached', 'saturated', 'no_relevant_pages']).toContain(report.stopReason);
-        expect(report.pagesFetched).toBeLessThan(80);
+    it('reports why it stopped when the adaptive rule fires, and stops only when the estimated recall agrees', async () => {
+        // 89 pages and an endless calendar: the rule fires once the frontier promises nothing more
+        const { report } = await crawlDemo(site, { mode: 'http', maxPages: 200 });
+        expect(['coverage_reached', 'saturated']).toContain(report.stopReason);
+        expect(report.pagesFetched).toBeLessThan(200);
+        const estimate = report.estimatedRecall!;
+        if (report.stopReason === 'coverage_reached') expect(estimate.low).toBeGreaterThanOrEqual(DEFAULT_ADAPTIVE_OPTIONS.recallTarget);
+        else expect(estimate.expectedQueuedHigh).toBeLessThan(DEFAULT_ADAPTIVE_OPTIONS.maxExpectedLeft);
+        expect(estimate.found).toBeGreaterThan(0);
+        expect(estimate.low).toBeLessThanOrEqual(estimate.value);
+        expect(estimate.value).toBeLessThanOrEqual(estimate.high);
         expect(report.coverage).toBeGreaterThan(0);
         expect(Object.keys(report.termEvidence)).toHaveLength(4);
     });
