@@ -27,6 +27,8 @@ export interface ResultRow {
     wallSeconds: number;
     /** crawlee-focus only: why it stopped. */
     stopReason: string | null;
+    /** crawlee-focus only: the recall it estimated for itself at the stop, `[value, low, high]`. */
+    estimatedRecall: [number, number, number] | null;
 }
 
 /** The rows a scored run yields: every budget for a prefix-read baseline, its own budget otherwise. */
@@ -57,6 +59,7 @@ export function resultRows(scored: ScoredRun, budgets: readonly number[]): Resul
             pagesTo50: row.pages_to_50pct_recall,
             wallSeconds: Math.round(wallMillis / 100) / 10,
             stopReason: outcome.report?.stopReason ?? null,
+            estimatedRecall: prefix || !outcome.report?.estimatedRecall ? null : [outcome.report.estimatedRecall.value, outcome.report.estimatedRecall.low, outcome.report.estimatedRecall.high],
         };
     });
 }
@@ -132,5 +135,26 @@ export function fullTable(rows: ResultRow[]): string {
             `| ${row.site} | ${row.query} | ${crawlerInfo(row.crawler).label}${row.repeat > 1 ? ` (crawl ${row.repeat})` : ''} | ${row.budget}${row.fromPrefix ? '*' : ''} | ${row.fetched} (${row.fetchedHtml}) | ${row.relevantFound}/${row.totalRelevant} | ${row.harvest.toFixed(2)} | ${row.recall.toFixed(2)} | ${row.pagesTo50 ?? '—'} | ${row.wallSeconds}${row.fromPrefix ? '*' : ''} | ${row.stopReason ?? ''} |`,
         );
     }
+    return lines.join('\n');
+}
+
+/**
+ * Calibration of the recall crawlee-focus estimates for itself (issue 10): per crawl, the true recall at the stop
+ * (from the labels) against the reported interval, and how often the interval held.
+ */
+export function calibrationTable(rows: ResultRow[]): string {
+    const estimated = rows.filter((row) => row.estimatedRecall !== null);
+    if (estimated.length === 0) return 'No crawl reported an estimated recall.';
+    const holds = (row: ResultRow) => row.recall >= row.estimatedRecall![1] - 1e-9 && row.recall <= row.estimatedRecall![2] + 1e-9;
+    const lines = [
+        '| site, query | crawler | budget | crawl | true recall | estimated [interval] | holds |',
+        '|---|---|---:|---:|---:|---|:---:|',
+        ...estimated.map((row) => {
+            const [value, low, high] = row.estimatedRecall!;
+            return `| ${row.site}, ${row.query} | ${crawlerInfo(row.crawler).label} | ${row.budget} | ${row.repeat} | ${row.recall.toFixed(2)} | ${value.toFixed(2)} [${low.toFixed(2)}–${high.toFixed(2)}] | ${holds(row) ? 'yes' : 'no'} |`;
+        }),
+    ];
+    const held = estimated.filter(holds).length;
+    lines.push('', `The interval held the true recall in ${held} of ${estimated.length} crawls (${((100 * held) / estimated.length).toFixed(0)} %; target ≥ 80 %).`);
     return lines.join('\n');
 }

@@ -12,7 +12,7 @@ import type { CrawlerKind } from './crawlers.js';
 import { RESULTS_DIR, loadLabels } from './paths.js';
 import { BUDGETS, planRuns, selectLabels, sourceHash } from './plan.js';
 import type { PlanFilters } from './plan.js';
-import { formatRow, fullTable, resultRows, summaryTable } from './report.js';
+import { calibrationTable, formatRow, fullTable, resultRows, summaryTable } from './report.js';
 import type { ResultRow } from './report.js';
 import { cachedOutcome, executeRun, runDir, scoreRun } from './runner.js';
 import type { ScoredRun } from './runner.js';
@@ -161,6 +161,7 @@ async function main(): Promise<void> {
     const name = args.quick ? 'quick' : args.filtered ? 'selection' : 'results';
     writeResults(name, rows, scored, budgets, src, cost, missing, args.quick ? leftOut : []);
     console.log(`\n${summaryTable(rows, budgets)}\n`);
+    console.log(`${calibrationTable(rows)}\n`);
     if (cost) console.log(formatCost(cost));
     if (missing.length > 0) console.log(`Not in the table (not cached or failed): ${missing.join(', ')}`);
     console.log(`Wrote bench/results/${name}.md and ${name}.json in ${Math.round((Date.now() - benchStarted) / 1000)} s.`);
@@ -242,6 +243,10 @@ function writeResults(
         '## Recall',
         '',
         summaryTable(rows, budgets),
+        '',
+        '## Estimated recall: calibration',
+        '',
+        calibrationTable(rows),
         '',
         '## Every figure',
         '',

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import type { Label } from '../../bench/focus/paths.js';
 import type { PlannedRun } from '../../bench/focus/plan.js';
-import { resultRows, summaryTable } from '../../bench/focus/report.js';
+import { calibrationTable, resultRows, summaryTable } from '../../bench/focus/report.js';
+import type { ResultRow } from '../../bench/focus/report.js';
 import type { ScoredRun } from '../../bench/focus/runner.js';
 import type { ScoreRow } from '../../bench/focus/score.js';
 
@@ -88,5 +89,19 @@ describe('summaryTable', () => {
         ];
         expect(rows.map((r) => r.repeat)).toEqual([1, 2, 3]);
         expect(summaryTable(rows, [100]).split('\n')[2]).toBe('| cs | admissions | 10 | crawlee-focus | 0.70 [0.60–0.80, n=3] (70 p.) |');
+    });
+});
+
+describe('calibrationTable', () => {
+    const row = (recall: number, estimatedRecall: [number, number, number] | null): ResultRow => ({
+        site: 'openehr', query: 'partners', labelId: 'openehr--partners', crawler: 'focus', budget: 100, runId: 'r', repeat: 1, fromPrefix: false,
+        fetched: 100, fetchedHtml: 100, relevantFound: 1, totalRelevant: 2, harvest: 0.5, recall, pagesTo50: null, wallSeconds: 1, stopReason: 'limit_reached', estimatedRecall,
+    });
+
+    it('sets the true recall against the reported interval and counts how often it held', () => {
+        const table = calibrationTable([row(0.6, [0.5, 0.4, 0.7]), row(0.9, [0.5, 0.3, 0.8]), row(0.2, null)]);
+        expect(table).toContain('| 0.60 | 0.50 [0.40–0.70] | yes |');
+        expect(table).toContain('| 0.90 | 0.50 [0.30–0.80] | no |');
+        expect(table).toContain('held the true recall in 1 of 2 crawls (50 %');
     });
 });
