@@ -492,6 +492,7 @@ export class FocusedCrawl {
             duplicates: [...this.duplicates].map(([url, duplicateOf]) => ({ url, duplicateOf })),
             frontierLeft: this.manager.frontierSize(),
             estimatedRecall: this.focus?.estimateRecall(this.manager) ?? null,
+            explorationPages: this.manager.explorationPages,
             elapsedMillis: Date.now() - this.startedAt,
         });
     }
