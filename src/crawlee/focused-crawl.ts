@@ -492,7 +492,6 @@ export class FocusedCrawl {
             duplicates: [...this.duplicates].map(([url, duplicateOf]) => ({ url, duplicateOf })),
             frontierLeft: this.manager.frontierSize(),
             estimatedRecall: this.focus?.estimateRecall(this.manager) ?? null,
-            explorationPages: this.manager.explorationPages,
             elapsedMillis: Date.now() - this.startedAt,
         });
     }

@@ -37,8 +37,6 @@ export interface FocusReport {
      * relevant pages found and those expected behind the links it did not fetch (see src/focus/recall.ts).
      */
     estimatedRecall: RecallEstimate | null;
-    /** Focused crawls: pages taken to open a top-level section not opened before, and their share of the pages fetched. */
-    exploration: { pages: number; share: number };
     elapsedMillis: number;
 }
 
@@ -55,7 +53,6 @@ export interface ReportInput {
     duplicates: Array<{ url: string; duplicateOf: string }>;
     frontierLeft: number;
     estimatedRecall: RecallEstimate | null;
-    explorationPages: number;
     elapsedMillis: number;
 }
 
@@ -78,7 +75,6 @@ export function buildReport(input: ReportInput): FocusReport {
         duplicates: input.duplicates,
         frontierLeft: input.frontierLeft,
         estimatedRecall: input.estimatedRecall,
-        exploration: { pages: input.explorationPages, share: input.pagesFetched > 0 ? input.explorationPages / input.pagesFetched : 0 },
         elapsedMillis: input.elapsedMillis,
     };
 }
@@ -92,7 +88,6 @@ export function formatReport(report: FocusReport): string {
     ];
     const estimate = report.estimatedRecall;
     if (estimate) lines.push(`  estimated recall ${formatRecall(estimate)}: ${estimate.found} relevant found, ${estimate.expectedQueued.toFixed(1)} expected behind queued links, ${estimate.expectedDropped.toFixed(1)} behind dropped ones`);
-    if (report.exploration.pages > 0) lines.push(`  exploration: ${report.exploration.pages} pages opened new sections (${(report.exploration.share * 100).toFixed(0)} % of the pages fetched)`);
     const evidence = Object.entries(report.termEvidence);
     if (evidence.length > 0) lines.push(`  evidence per term: ${evidence.map(([t, n]) => `${t} ${n}`).join(', ')}`);
     if (report.traps.length > 0) lines.push(`  traps demoted: ${report.traps.map((t) => t.shape).join(', ')}`);

@@ -155,14 +155,6 @@ export interface StallState {
     idleMillis: number;
 }
 
-/** A popped entry waiting to be taken (its host was busy, or a better one came first). */
-interface Parked {
-    entry: FrontierEntry;
-    score: number;
-    /** Popped to open a section (counts as exploration when taken). */
-    explores?: boolean;
-}
-
 /** Snapshot of the manager's whole state; see {@link FocusedRequestManager.toJSON}. */
 export interface FocusedRequestManagerState {
     version: 1;
@@ -171,7 +163,7 @@ export interface FocusedRequestManagerState {
     known: string[];
     scopeHosts: string[];
     queue: unknown;
-    parked: Parked[];
+    parked: Array<{ entry: FrontierEntry; score: number }>;
     pending: Array<{ entry: FetchedEntry; request: Dictionary }>;
     clusterScheduled: Array<[string, number]>;
     skipped: Array<[string, number]>;
@@ -179,24 +171,7 @@ export interface FocusedRequestManagerState {
     stopped: boolean;
     /** Relevant pages expected behind links dropped for want of room (absent before it was kept). */
     droppedEarlier?: ExpectedCount;
-    /** Top-level sections a page was taken from, and the pages taken to explore one (absent before exploration). */
-    openedSections?: string[];
-    explored?: number;
-    scouts?: Parked[];
 }
-
-/** Sections whose best link is kept aside when the frontier has no room for it, so exploration can still open them. */
-const MAX_SCOUTS = 64;
-
-/**
- * Shares of the page budget taken to open top-level sections not opened yet: the best link into an unopened section
- * goes first while fewer pages than the share have explored. Larger while some query term has no evidence at all,
- * for the missing part of the topic may sit in a section the crawl never entered. [I] After Pant, Srinivasan and
- * Menczer, "Exploration versus exploitation in topic driven crawlers" (2002): a small exploratory share beats pure
- * best-first.
- */
-export const EXPLORATION_SHARE = 0.1;
-export const EXPLORATION_SHARE_MISSING_FACET = 0.2;
 
 /** Dropped links whose signals are kept, to be re-scored by the recall estimate; beyond it they are counted as dropped. */
 const MAX_DROPPED_TRACKED = 5_000;
@@ -229,7 +204,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     private bestFirst: BestFirstQueue<FrontierEntry> | null;
     private tiered: TieredQueue<FrontierEntry> | null;
     /** Popped entries whose host was busy, best first. Counted as queued. */
-    private parked: Parked[] = [];
+    private parked: Array<{ entry: FrontierEntry; score: number }> = [];
     /** Reclaimed requests (retries, delays), served before the frontier and outside the budget. */
     private retries: InFlight[] = [];
     private readonly inFlight = new Map<string, InFlight>();
@@ -251,15 +226,6 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /** Dropped links beyond {@link MAX_DROPPED_TRACKED}: hashes of their keys, so that each counts once. */
     private readonly droppedUntracked = new Set<number>();
     droppedEarlier: ExpectedCount = NO_LINKS;
-    /** Top-level sections (`Focus.sectionOf`) a page was taken from. */
-    private readonly openedSections = new Set<string>();
-    /** Pages taken to open a section (see {@link EXPLORATION_SHARE}). */
-    private explored = 0;
-    /**
-     * Per unopened section, its best link that did not fit in the frontier: the budget-bounded frontier keeps only the
-     * best links overall, which would leave exploration nothing to open.
-     */
-    private readonly scouts = new Map<string, Parked>();
     private scheduled = 0;
     private stopped = false;
     /** Set by the stall watchdog: nothing more is handed out, but what was pending stays in the snapshot for a resume. */
@@ -322,9 +288,6 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         for (const [reason, samples] of state.samples) manager.skipSamples.set(reason as FrontierSkipReason, samples);
         manager.stopped = state.stopped;
         manager.droppedEarlier = state.droppedEarlier ?? NO_LINKS;
-        for (const section of state.openedSections ?? []) manager.openedSections.add(section);
-        manager.explored = state.explored ?? 0;
-        for (const scout of state.scouts ?? []) manager.scouts.set(manager.focus!.sectionOf(scout.entry.url), scout);
         return manager;
     }
 
@@ -448,13 +411,10 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             const offer = this.bestFirst.offer(uniqueKey, url, entry.depth, score, entry, Math.max(0, room));
             if (offer.kind === 'rejected') {
                 this.noteDropped(uniqueKey, entry);
-                this.keepScout(entry, score);
                 return this.skip('frontier-full', url);
             }
             if (offer.kind === 'evicted') {
-                const evicted = offer.signal as FrontierEntry;
-                this.noteDropped(offer.key, evicted);
-                this.keepScout(evicted, this.scoreOf(evicted));
+                this.noteDropped(offer.key, offer.signal as FrontierEntry);
                 this.forgetEvicted(offer.key, offer.url);
             }
             this.droppedLinks.delete(uniqueKey);
@@ -595,12 +555,6 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         if (!next) return undefined;
         this.parked.splice(this.parked.indexOf(next), 1);
         this.scheduled++;
-        if (next.explores) this.explored++;
-        if (this.focus) {
-            const section = this.focus.sectionOf(next.entry.url);
-            this.openedSections.add(section);
-            this.scouts.delete(section);
-        }
         const cluster = clusterKey(next.entry.url);
         this.clusterScheduled.set(cluster, (this.clusterScheduled.get(cluster) ?? 0) + 1);
         const fetched: FetchedEntry = { ...next.entry, linkScore: this.focus ? next.score : null };
@@ -611,7 +565,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * The entry `fetchNextRequest()` would take now, moved to the parking lot; `undefined` when every queued
      * host is busy. `isEmpty()` calls it too, so both agree exactly.
      */
-    private nextTakeable(): Parked | undefined {
+    private nextTakeable(): { entry: FrontierEntry; score: number } | undefined {
         for (;;) {
             const candidate = this.findTakeable();
             if (!candidate) return candidate;
@@ -642,12 +596,12 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         return this.robots?.policyFor(entry.url)?.isAllowed(entry.url) === false;
     }
 
-    private findTakeable(): Parked | undefined {
+    private findTakeable(): { entry: FrontierEntry; score: number } | undefined {
         this.resortIfTrapsChanged();
         const parked = this.parked.find((p) => !this.isBusy(hostKey(p.entry.url), p.entry.url));
         const queueTop = this.bestFirst?.peekScore();
         if (parked && (queueTop === undefined || parked.score >= queueTop)) return parked;
-        if (![...this.queuedPerHost.keys()].some((host) => !this.isBusy(host)) && this.scouts.size === 0) return parked;
+        if (![...this.queuedPerHost.keys()].some((host) => !this.isBusy(host))) return parked;
         const popped = this.popNonBusy();
         if (!popped) return parked;
         this.parked.push(popped);
@@ -655,7 +609,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         return popped;
     }
 
-    private popNonBusy(): Parked | undefined {
+    private popNonBusy(): { entry: FrontierEntry; score: number } | undefined {
         if (this.tiered) {
             const popped = this.tiered.pop({
                 // Demoted URLs wait while normal pages are in flight: those may still discover normal links.
@@ -667,9 +621,6 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             return { entry: popped.payload, score: 0 };
         }
         const queue = this.bestFirst!;
-        // Scouts are served when it is exploration's turn, and when nothing else is left.
-        const exploring = this.shouldExplore() || queue.size === 0 ? this.popUnopened() : undefined;
-        if (exploring) return exploring;
         for (let i = 0; i < MAX_BUSY_POPS && queue.size > 0; i++) {
             const popped = queue.popDiverse(
                 (cluster) => this.clusterScheduled.get(cluster) ?? 0,
@@ -691,51 +642,6 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * file is requested if nobody has yet (a request restored from a snapshot may be the first of its host this
      * run), so a wait always has a fetch behind it.
      */
-    /** Keeps a link that did not fit as its section's scout, if the section is unopened and the link its best. */
-    private keepScout(entry: FrontierEntry, score: number): void {
-        if (!this.focus) return;
-        const section = this.focus.sectionOf(entry.url);
-        if (this.openedSections.has(section)) return;
-        const current = this.scouts.get(section);
-        if (current ? current.score >= score : this.scouts.size >= MAX_SCOUTS) return;
-        this.scouts.set(section, { entry, score, explores: true });
-    }
-
-    /** Fewer pages than the exploration share have opened new sections so far. */
-    private shouldExplore(): boolean {
-        const focus = this.focus;
-        if (!focus) return false;
-        const share = focus.hasUnevidencedFacet() ? EXPLORATION_SHARE_MISSING_FACET : EXPLORATION_SHARE;
-        return this.explored < share * (this.scheduled + 1);
-    }
-
-    /** The best link, queued or kept as a scout, into a top-level section no page was taken from, on a host that is not busy. */
-    private popUnopened(): Parked | undefined {
-        const focus = this.focus!;
-        const takeable = (url: string) => !this.openedSections.has(focus.sectionOf(url)) && !this.isBusy(hostKey(url), url);
-        const queued = this.bestFirst!.peekBestWhere(takeable);
-        let scout: [string, Parked] | undefined;
-        for (const candidate of [...this.scouts]) {
-            // A scout queued or fetched since under its own key is no longer needed.
-            if (this.known.has(candidate[1].entry.uniqueKey)) this.scouts.delete(candidate[0]);
-            else if (takeable(candidate[1].entry.url) && (!scout || candidate[1].score > scout[1].score)) scout = candidate;
-        }
-        if (scout && (!queued || scout[1].score > queued.score)) {
-            this.scouts.delete(scout[0]);
-            this.known.add(scout[1].entry.uniqueKey);
-            return scout[1];
-        }
-        if (!queued) return undefined;
-        this.bestFirst!.popKey(queued.key);
-        this.changeQueued(hostKey(queued.url), -1);
-        return { entry: queued.signal, score: queued.score, explores: true };
-    }
-
-    /** Pages taken to open a top-level section not opened before. */
-    get explorationPages(): number {
-        return this.explored;
-    }
-
     private isBusy(host: string, url?: string): boolean {
         if ((this.inFlightPerHost.get(host) ?? 0) >= this.options.maxRequestsPerHost) return true;
         if (this.robots && !this.robots.isLoaded(host)) {
@@ -921,7 +827,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     }
 
     frontierSize(): number {
-        return (this.bestFirst?.size ?? this.tiered!.size) + this.parked.length + this.scouts.size;
+        return (this.bestFirst?.size ?? this.tiered!.size) + this.parked.length;
     }
 
     /** Skipped or evicted links counted by reason. */
@@ -957,9 +863,6 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             samples: [...this.skipSamples],
             stopped: this.stopped,
             // The dropped links' signals are not saved (they would grow every snapshot): their expectation is.
-            openedSections: [...this.openedSections],
-            scouts: [...this.scouts.values()],
-            explored: this.explored,
             droppedEarlier: this.focus
                 ? addCounts(this.droppedEarlier, expectedCount([...this.droppedScores()].map((score) => this.focus!.linkProbability(score))))
                 : NO_LINKS,

@@ -10,7 +10,7 @@ import { hostOf } from '../url/index.js';
 import { AdaptiveStop, type AdaptiveOptions, type AdaptiveStopJSON, type StopReason } from './adaptive.js';
 import { FacetStats, Facets, type FacetStatsJSON } from './facets.js';
 import { isDatedLeaf, isFurniture } from './furniture.js';
-import { Harvest, subtree, topSection, type HarvestJSON } from './harvest.js';
+import { Harvest, subtree, type HarvestJSON } from './harvest.js';
 import { HUB_FACTOR, isBlind, linkFeatures, linkScore, SEED_SCORE, type LinkSignal } from './link-score.js';
 import { Locality, localityKeys, type LocalityJSON } from './locality.js';
 import { ScoreCalibration, type ScoreCalibrationJSON } from './calibration.js';
@@ -325,16 +325,6 @@ export class Focus {
 
     *#probabilities(scores: Iterable<number>): Iterable<LinkProbability> {
         for (const score of scores) yield this.linkProbability(score);
-    }
-
-    /** The top-level section of the site `url` lies in (see `topSection`). */
-    sectionOf(url: string): string {
-        return topSection(this.#seedHost, url);
-    }
-
-    /** Some query term has no relevant paragraph yet: part of the topic has not been found anywhere. */
-    hasUnevidencedFacet(): boolean {
-        return this.#adaptive.summary().termEvidence.some((evidence) => evidence === 0);
     }
 
     /** The subtree of `url` has proven dry: even optimistically it yields less than the rest of the crawl. */

@@ -143,21 +143,9 @@ const SUBTREE_DEPTH = 2;
  * @param url Absolute URL of the page.
  */
 export function subtree(seedHost: string, url: string): string {
-    return partOf(seedHost, url, SUBTREE_DEPTH);
-}
-
-/**
- * The top-level section of a page: another host as a whole, else the first directory under the seed host's root
- * (a leading language segment skipped). Pages at the root (`/about.html`) belong to the root section, `host/`.
- */
-export function topSection(seedHost: string, url: string): string {
-    return partOf(seedHost, url, 1);
-}
-
-function partOf(seedHost: string, url: string, depth: number): string {
     const host = hostOf(url);
     if (host !== seedHost) return host;
     const segments = urlParts(url).pathname.split('/').filter((segment) => segment !== '');
-    const directory = stripLeadingLanguage(segments.slice(0, -1)).slice(0, depth);
+    const directory = stripLeadingLanguage(segments.slice(0, -1)).slice(0, SUBTREE_DEPTH);
     return `${host}/${directory.join('/')}`;
 }

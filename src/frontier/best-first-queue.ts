@@ -153,18 +153,6 @@ export class BestFirstQueue<S> implements Iterable<QueueItem<S>> {
         return this.take(rival >= 0 ? rival : top);
     }
 
-    /** The best link whose URL `accept`s (still queued), or undefined when none does. */
-    peekBestWhere(accept: (url: string) => boolean): QueueItem<S> | undefined {
-        const slot = this.bestWhere(-Infinity, (candidate) => accept(this.urls[candidate]!));
-        return slot < 0 ? undefined : this.item(slot);
-    }
-
-    /** Removes and returns the queued link with this key. */
-    popKey(key: string): QueueItem<S> | undefined {
-        const slot = this.slotOf.get(key);
-        return slot === undefined ? undefined : this.take(slot);
-    }
-
     /** Signal of the most recently popped link; returns it once. */
     takeSignal(): S | undefined {
         const signal = this.takenSignal;

@@ -170,30 +170,3 @@ describe('FocusedRequestManager', () => {
         expect(crawlerAcceptsRequestManager()).toBe(accepted);
     });
 });
-
-describe('FocusedRequestManager exploration', () => {
-    it('spends a share of the budget on the best links into sections no page was taken from, and counts it', async () => {
-        const manager = focusedManager({ maxPages: 20 });
-        await manager.addRequestsBatched([SEED]);
-        await manager.markRequestHandled((await manager.fetchNextRequest())!);
-        const links = [
-            ...Array.from({ length: 30 }, (_, i) => ({ url: `https://www.e.edu/visa/scholarship-${i}/`, anchor: `Visa scholarship ${i}` })),
-            { url: 'https://www.e.edu/housing/rooms/', anchor: 'Rooms' },
-            { url: 'https://www.e.edu/sports/teams/', anchor: 'Teams' },
-        ];
-        manager.offerLinks(links, parent);
-        const taken: string[] = [];
-        for (let r = await manager.fetchNextRequest(); r; r = await manager.fetchNextRequest()) {
-            taken.push(new URL(r.url).pathname);
-            await manager.markRequestHandled(r);
-        }
-        expect(taken).toHaveLength(19);
-        const explored = taken.filter((path) => !path.startsWith('/visa/'));
-        // two sections besides /visa/ were never opened: each is opened once (a share of 20 pages is 2, or 4)
-        expect(explored.sort()).toEqual(['/housing/rooms/', '/sports/teams/']);
-        expect(taken.indexOf('/housing/rooms/')).toBeLessThan(10);
-        expect(manager.explorationPages).toBeGreaterThanOrEqual(2);
-        const restored = FocusedRequestManager.fromJSON(JSON.parse(JSON.stringify(manager.toJSON())), { focus: manager.focus });
-        expect(restored.explorationPages).toBe(manager.explorationPages);
-    });
-});
