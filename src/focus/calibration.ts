@@ -9,7 +9,12 @@
  * update: with two correlated parameters a diagonal online update is biased (400 links paying off 5 % of the time
  * came out at 12 %). The histogram keeps memory and snapshots small whatever the crawl's length.
  */
-import type { LinkProbability } from './model.js';
+/** What the crawl expects of one link: the probability that its page is productive, and a credible interval. */
+export interface LinkProbability {
+    probability: number;
+    low: number;
+    high: number;
+}
 
 /** Serialised form of {@link ScoreCalibration}: per score bin, links fetched and links that paid off. */
 export interface ScoreCalibrationJSON {

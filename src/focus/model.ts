@@ -28,13 +28,6 @@ const SOLVE_STEPS = 50;
 
 const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 
-/** What the model expects of one link: the posterior predictive probability, and a credible interval around it. */
-export interface LinkProbability {
-    probability: number;
-    low: number;
-    high: number;
-}
-
 /** Serialised form of {@link LinkModel}. */
 export interface LinkModelJSON {
     delta: number;

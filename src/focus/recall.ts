@@ -8,7 +8,7 @@
  * approximation) together. Relevant pages that no known link leads to cannot be seen, so the estimate leans high
  * early in a crawl, while most of the site is undiscovered.
  */
-import type { LinkProbability } from './model.js';
+import type { LinkProbability } from './calibration.js';
 
 /** `FOCUS_REPORT.estimatedRecall`: found / (found + expected left), with an interval. */
 export interface RecallEstimate {
