@@ -863,9 +863,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             samples: [...this.skipSamples],
             stopped: this.stopped,
             // The dropped links' signals are not saved (they would grow every snapshot): their expectation is.
-            droppedEarlier: this.focus
-                ? addCounts(this.droppedEarlier, expectedCount([...this.droppedScores()].map((score) => this.focus!.linkProbability(score))))
-                : NO_LINKS,
+            droppedEarlier: this.focus?.expectedDropped(this) ?? NO_LINKS,
         };
     }
 }

@@ -318,9 +318,13 @@ export class Focus {
         return this.#estimate(this.#adaptive.novelPages, frontier);
     }
 
+    /** Relevant pages expected behind the links the frontier dropped: those it holds, re-scored, and the earlier ones. */
+    expectedDropped(frontier: FrontierLinks): ExpectedCount {
+        return addCounts(expectedCount(this.#probabilities(frontier.droppedScores())), frontier.droppedEarlier);
+    }
+
     #estimate(found: number, frontier: FrontierLinks): RecallEstimate {
-        const dropped = addCounts(expectedCount(this.#probabilities(frontier.droppedScores())), frontier.droppedEarlier);
-        return estimateRecall(found, expectedCount(this.#probabilities(frontier.queuedScores())), dropped, twoSidedZ(this.#options.delta));
+        return estimateRecall(found, expectedCount(this.#probabilities(frontier.queuedScores())), this.expectedDropped(frontier), twoSidedZ(this.#options.delta));
     }
 
     *#probabilities(scores: Iterable<number>): Iterable<LinkProbability> {
