@@ -18,18 +18,22 @@ export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
     '--disable-extensions',
 ]);
 
-/** Debian's Chromium package, used when Playwright has no browser of its own (it downloads none here). */
+/** Debian's Chromium launcher (`apt-get install chromium`), used when Playwright has no browser of its own. */
 export const DEBIAN_CHROMIUM = '/usr/bin/chromium';
+/** The binary Debian's launcher runs. */
+export const DEBIAN_CHROMIUM_BINARY = '/usr/lib/chromium/chromium';
 
 /**
  * The browser to launch: the caller's choice, then `CRAWLEE_DEFAULT_BROWSER_PATH`, then Debian's Chromium when it is
  * installed; `undefined` leaves the choice to Playwright.
+ *
+ * Debian's launcher is replaced by the binary it runs. The launcher sources `/etc/chromium.d/`, which exports Google
+ * API keys and adds `--enable-remote-extensions`: with them Chromium polls `update.googleapis.com` for extension
+ * updates and `accounts.google.com` for sign-in, through the crawl's proxy, whatever flags the crawl passes.
  */
 export function chromiumExecutable(explicit?: string): string | undefined {
-    if (explicit) return explicit;
-    const fromEnv = process.env.CRAWLEE_DEFAULT_BROWSER_PATH;
-    if (fromEnv) return fromEnv;
-    return existsSync(DEBIAN_CHROMIUM) ? DEBIAN_CHROMIUM : undefined;
+    const chosen = explicit || process.env.CRAWLEE_DEFAULT_BROWSER_PATH || (existsSync(DEBIAN_CHROMIUM) ? DEBIAN_CHROMIUM : undefined);
+    return chosen === DEBIAN_CHROMIUM && existsSync(DEBIAN_CHROMIUM_BINARY) ? DEBIAN_CHROMIUM_BINARY : chosen;
 }
 
 export interface SettleOptions {

@@ -1,7 +1,8 @@
-import { AdaptivePlaywrightCrawler, BasicCrawler, CheerioCrawler, Configuration, PlaywrightCrawler, ProxyConfiguration } from 'crawlee';
+import { BasicCrawler, CheerioCrawler, Configuration, PlaywrightCrawler, ProxyConfiguration } from 'crawlee';
 import type { CrawlingContext } from 'crawlee';
 import type { Page } from 'playwright';
 
+import { InsecureHttpClient, ProxiedAdaptivePlaywrightCrawler } from './adaptive-crawler.js';
 import { CHROMIUM_ARGS, chromiumExecutable, trackDataRequests } from './browser.js';
 import { FocusedCrawl } from './focused-crawl.js';
 import type { FocusedCrawlOptions } from './focused-crawl.js';
@@ -130,11 +131,11 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
         crawler = new PlaywrightCrawler({ ...common, ...browserOptions, ...passThrough } as never, config) as unknown as BasicCrawler;
     } else {
         const { preNavigationHooks: _browserOnlyHooks, ...adaptiveBrowserOptions } = browserOptions;
-        crawler = new AdaptivePlaywrightCrawler(
+        const adaptive = new ProxiedAdaptivePlaywrightCrawler(
             {
                 ...common,
                 ...adaptiveBrowserOptions,
-                ...(options.ignoreHttpsErrors ? { ignoreSslErrors: true } : {}),
+                ...(options.ignoreHttpsErrors ? { httpClient: new InsecureHttpClient() } : {}),
                 // Static or not is judged on the links and text the focused crawl reads, not on dataset items, and an
                 // app shell fetched over plain HTTP is rendered in the browser (see src/crawlee/rendering.ts).
                 resultComparator: focus.renderings.comparator(),
@@ -142,7 +143,9 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
                 ...passThrough,
             } as never,
             config,
-        ) as unknown as BasicCrawler;
+        );
+        adaptive.userAgent = userAgent;
+        crawler = adaptive as unknown as BasicCrawler;
     }
     return { crawler, focus, mode, run: () => focus.run(crawler) };
 }

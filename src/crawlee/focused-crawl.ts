@@ -491,6 +491,8 @@ export class FocusedCrawl {
             failures: Object.fromEntries(this.failures),
             duplicates: [...this.duplicates].map(([url, duplicateOf]) => ({ url, duplicateOf })),
             frontierLeft: this.manager.frontierSize(),
+            reserve: { held: this.manager.reserveSize, refilled: this.manager.refilled },
+            rendering: { ...this.renderings.scored },
             estimatedRecall: this.focus?.estimateRecall(this.manager) ?? null,
             elapsedMillis: Date.now() - this.startedAt,
         });

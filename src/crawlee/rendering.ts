@@ -85,6 +85,8 @@ export class RenderingLedger {
     private comparing = false;
     /** A shell may be refused only when Crawlee asks {@link checker}, which then sends it to the browser. */
     private checking = false;
+    /** Pages scored from a browser rendering and from plain HTTP, by this process. */
+    readonly scored = { browser: 0, http: 0 };
 
     /**
      * True for the plain-HTTP re-run that checks a page already handled in the browser in this same handling (same
@@ -98,7 +100,9 @@ export class RenderingLedger {
 
     /** Records that `context`'s run changed the crawl state. */
     markHandled(context: CrawlingContext): void {
-        this.handled.set(context.request, { contextId: context.id, rendered: browserPageOf(context) !== undefined });
+        const rendered = browserPageOf(context) !== undefined;
+        this.handled.set(context.request, { contextId: context.id, rendered });
+        this.scored[rendered ? 'browser' : 'http'] += 1;
     }
 
     /** Keeps `page`'s summary for the comparator; only runs of AdaptivePlaywrightCrawler are ever compared. */

@@ -33,6 +33,13 @@ export interface FocusReport {
     /** Links still queued when the crawl stopped. */
     frontierLeft: number;
     /**
+     * Links the bounded frontier set aside (no room, or a dry subtree): `held` when the crawl stopped, and `refilled`,
+     * queued again because the queue ran empty with budget left.
+     */
+    reserve: { held: number; refilled: number };
+    /** Pages scored from a browser rendering and from plain HTTP by this process (adaptive mode has both). */
+    rendering: { browser: number; http: number };
+    /**
      * Focused crawls: how much of the site's relevant content this crawl found, `{ value, low, high }` with the
      * relevant pages found and those expected behind the links it did not fetch (see src/focus/recall.ts).
      */
@@ -52,6 +59,8 @@ export interface ReportInput {
     failures: Record<string, number>;
     duplicates: Array<{ url: string; duplicateOf: string }>;
     frontierLeft: number;
+    reserve: { held: number; refilled: number };
+    rendering: { browser: number; http: number };
     estimatedRecall: RecallEstimate | null;
     elapsedMillis: number;
 }
@@ -74,6 +83,8 @@ export function buildReport(input: ReportInput): FocusReport {
         failures: input.failures,
         duplicates: input.duplicates,
         frontierLeft: input.frontierLeft,
+        reserve: input.reserve,
+        rendering: input.rendering,
         estimatedRecall: input.estimatedRecall,
         elapsedMillis: input.elapsedMillis,
     };

@@ -9,10 +9,10 @@ import type {
     Source,
 } from 'crawlee';
 
-import { BestFirstQueue, TieredQueue, TrapLearner, clusterKey } from '../frontier/index.js';
+import { BestFirstQueue, LinkReserve, TieredQueue, TrapLearner, clusterKey } from '../frontier/index.js';
+import type { LinkReserveJSON } from '../frontier/index.js';
 import { addCounts, expectedCount, NO_LINKS } from '../focus/index.js';
 import type { ExpectedCount, Focus, FrontierLinks, LinkSignal } from '../focus/index.js';
-import { hashLanes } from '../stat/index.js';
 import { cleanUrl, dedupKey, hostOf, shapeKey, skipReason } from '../url/index.js';
 import type { SkipOptions, SkipReason } from '../url/index.js';
 import { requestIdOf } from './request-id.js';
@@ -169,12 +169,16 @@ export interface FocusedRequestManagerState {
     skipped: Array<[string, number]>;
     samples: Array<[string, string[]]>;
     stopped: boolean;
-    /** Relevant pages expected behind links dropped for want of room (absent before it was kept). */
+    /** Relevant pages expected behind links dropped for want of room and not saved in `reserve` (absent before it was kept). */
     droppedEarlier?: ExpectedCount;
+    /** The best links held in the reserve, as many as the budget left could fetch (absent before it was kept). */
+    reserve?: LinkReserveJSON<FrontierEntry>;
+    /** Links queued again from the reserve so far. */
+    refilled?: number;
 }
 
-/** Dropped links whose signals are kept, to be re-scored by the recall estimate; beyond it they are counted as dropped. */
-const MAX_DROPPED_TRACKED = 5_000;
+/** Reserve links saved in a snapshot at most: a resumed crawl can still refill its queue, and snapshots stay small. */
+const MAX_RESERVE_SAVED = 1_000;
 
 /**
  * Crawlee's `IRequestManager` backed by the focused frontier.
@@ -221,11 +225,14 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     private readonly queuedPerHost = new Map<string, number>();
     /** Scope is learned from the seeds unless `allowedHosts` was given. */
     private readonly scopeFromSeeds: boolean;
-    /** Links dropped for want of room (rejected or evicted), by dedup key: what the recall estimate counts as left behind. */
-    private readonly droppedLinks = new Map<string, FrontierEntry>();
-    /** Dropped links beyond {@link MAX_DROPPED_TRACKED}: hashes of their keys, so that each counts once. */
-    private readonly droppedUntracked = new Set<number>();
+    /**
+     * Links dropped for want of room (rejected or evicted) or found in a dry subtree. Those dropped for room are what
+     * the recall estimate counts as left behind; all of them refill the queue when it runs empty with budget left.
+     */
+    private reserve = new LinkReserve<FrontierEntry>();
+    /** Relevant pages expected behind dropped links the reserve no longer holds. */
     droppedEarlier: ExpectedCount = NO_LINKS;
+    private refilledCount = 0;
     private scheduled = 0;
     private stopped = false;
     /** Set by the stall watchdog: nothing more is handed out, but what was pending stays in the snapshot for a resume. */
@@ -288,6 +295,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         for (const [reason, samples] of state.samples) manager.skipSamples.set(reason as FrontierSkipReason, samples);
         manager.stopped = state.stopped;
         manager.droppedEarlier = state.droppedEarlier ?? NO_LINKS;
+        manager.reserve = LinkReserve.fromJSON(state.reserve);
+        manager.refilledCount = state.refilled ?? 0;
         return manager;
     }
 
@@ -391,8 +400,6 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             return this.skip(url === cleaned ? 'duplicate-url' : 'duplicate-spelling', url, uniqueKey);
         }
         if (this.robots?.policyFor(url)?.isAllowed(url) === false) return this.skip('robots-disallowed', url);
-        if (this.focus && how.depth > 0 && this.focus.isDry(url)) return this.skip('dry-subtree', url);
-
         const entry: FrontierEntry = {
             url,
             uniqueKey,
@@ -403,33 +410,60 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             signal: null,
             userData: how.userData,
         };
+        if (this.bestFirst) entry.signal = how.scoreWith(url)!.signal;
+        if (this.focus && how.depth > 0 && this.focus.isDry(url)) {
+            this.reserve.hold(uniqueKey, entry, 'dry-subtree');
+            return this.skip('dry-subtree', url);
+        }
+        return this.enqueue(entry, how.forefront) ? { added: true, uniqueKey } : this.skip('frontier-full', url);
+    }
+
+    /** Queues a new entry if there is room, evicting a worse one if need be; what does not fit goes to the reserve. */
+    private enqueue(entry: FrontierEntry, forefront: boolean): boolean {
+        const { uniqueKey, url } = entry;
         const room = this.room();
         if (this.bestFirst) {
-            const scored = how.scoreWith(url)!;
-            entry.signal = scored.signal;
-            const score = how.forefront ? FOREFRONT_SCORE : this.adjustForTraps(scored.score, entry.shape, url);
+            const score = forefront ? FOREFRONT_SCORE : this.scoreOf(entry);
             const offer = this.bestFirst.offer(uniqueKey, url, entry.depth, score, entry, Math.max(0, room));
             if (offer.kind === 'rejected') {
                 this.noteDropped(uniqueKey, entry);
-                return this.skip('frontier-full', url);
+                return false;
             }
             if (offer.kind === 'evicted') {
                 this.noteDropped(offer.key, offer.signal as FrontierEntry);
                 this.forgetEvicted(offer.key, offer.url);
             }
-            this.droppedLinks.delete(uniqueKey);
         } else {
             const tiered = this.tiered!;
             if (tiered.size >= room) {
                 const evicted = tiered.evictLow();
-                if (!evicted) return this.skip('frontier-full', url);
+                if (!evicted) {
+                    this.noteDropped(uniqueKey, entry);
+                    return false;
+                }
+                this.noteDropped(evicted.payload.uniqueKey, evicted.payload);
                 this.forgetEvicted(evicted.payload.uniqueKey, evicted.url);
             }
             tiered.push(url, entry.depth, entry);
         }
+        this.reserve.delete(uniqueKey);
         this.known.add(uniqueKey);
         this.changeQueued(hostKey(url), +1);
-        return { added: true, uniqueKey };
+        return true;
+    }
+
+    /**
+     * When the queue has run empty with budget left and nothing in flight (which could still find links), the best
+     * links of the reserve are queued again, as many as the budget can fetch: the crawl spends the pages it was
+     * given rather than ending `exhausted` with known links unfetched.
+     */
+    private refillFromReserve(): void {
+        if (this.reserve.size === 0 || this.stopped || this.halted) return;
+        if (this.frontierSize() > 0 || this.inFlight.size > 0 || this.retries.length > 0) return;
+        for (const { payload: entry } of this.reserve.takeBest(this.room(), (e) => this.scoreOf(e))) {
+            if (this.known.has(entry.uniqueKey) || this.robots?.policyFor(entry.url)?.isAllowed(entry.url) === false) continue;
+            if (this.enqueue(entry, false)) this.refilledCount++;
+        }
     }
 
     /**
@@ -450,17 +484,18 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         return Math.min(this.maxPages - this.scheduled, this.options.maxFrontierSize) - this.parked.length;
     }
 
-    /** Remembers a link that did not fit, for the recall estimate: it is relevant content the crawl leaves behind. */
+    /** Holds a link that did not fit; the recall estimate counts it as relevant content the crawl leaves behind. */
     private noteDropped(uniqueKey: string, entry: FrontierEntry): void {
-        if (!entry.signal || !this.focus) return;
-        if (this.droppedLinks.has(uniqueKey) || this.droppedLinks.size < MAX_DROPPED_TRACKED) {
-            this.droppedLinks.set(uniqueKey, entry);
-            return;
-        }
-        const [hash] = hashLanes(uniqueKey);
-        if (this.droppedUntracked.has(hash)) return;
-        this.droppedUntracked.add(hash);
-        this.droppedEarlier = addCounts(this.droppedEarlier, expectedCount([this.focus.linkProbability(this.scoreOf(entry))]));
+        if (this.reserve.hold(uniqueKey, entry, 'no-room') === 'lost') this.droppedEarlier = addCounts(this.droppedEarlier, this.expectedBehind([entry]));
+    }
+
+    /** Relevant pages expected behind the given dropped links (none without focus). */
+    private expectedBehind(entries: Iterable<FrontierEntry>): ExpectedCount {
+        const focus = this.focus;
+        if (!focus) return NO_LINKS;
+        const probabilities = [];
+        for (const entry of entries) if (entry.signal) probabilities.push(focus.linkProbability(this.scoreOf(entry)));
+        return expectedCount(probabilities);
     }
 
     /** The current score of a stored entry, as the queue would rank it. */
@@ -477,7 +512,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     /** Scores of the dropped links still held (see {@link droppedEarlier} for the rest). */
     *droppedScores(): Iterable<number> {
-        for (const entry of this.droppedLinks.values()) yield this.scoreOf(entry);
+        for (const { payload } of this.reserve.links('no-room')) if (payload.signal) yield this.scoreOf(payload);
     }
 
     /** An evicted link may be discovered again later, so it leaves the dedup set. */
@@ -566,6 +601,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * host is busy. `isEmpty()` calls it too, so both agree exactly.
      */
     private nextTakeable(): { entry: FrontierEntry; score: number } | undefined {
+        this.refillFromReserve();
         for (;;) {
             const candidate = this.findTakeable();
             if (!candidate) return candidate;
@@ -782,6 +818,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         if (this.halted) return this.inFlight.size === 0;
         if (this.inFlight.size > 0 || this.retries.length > 0) return false;
         if (this.robots?.hasPendingWork) return false; // a robots.txt or sitemap may still queue pages
+        if (!this.stopped && this.scheduled < this.maxPages) this.refillFromReserve();
         return this.stopped || this.scheduled >= this.maxPages || this.frontierSize() === 0;
     }
 
@@ -826,6 +863,16 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         return this.inFlight.size;
     }
 
+    /** Links queued again from the reserve after the queue ran empty. */
+    get refilled(): number {
+        return this.refilledCount;
+    }
+
+    /** Links held in the reserve (dropped for room or found in a dry subtree). */
+    get reserveSize(): number {
+        return this.reserve.size;
+    }
+
     frontierSize(): number {
         return (this.bestFirst?.size ?? this.tiered!.size) + this.parked.length;
     }
@@ -862,9 +909,21 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             skipped: [...this.skipCounts],
             samples: [...this.skipSamples],
             stopped: this.stopped,
-            // The dropped links' signals are not saved (they would grow every snapshot): their expectation is.
-            droppedEarlier: this.focus?.expectedDropped(this) ?? NO_LINKS,
+            ...this.reserveJSON(),
+            refilled: this.refilledCount,
         };
+    }
+
+    /**
+     * The reserve's best links, as many as the budget left could fetch; the others' signals are not saved (they
+     * would grow every snapshot), only the relevant pages expected behind those dropped for room.
+     */
+    private reserveJSON(): Pick<FocusedRequestManagerState, 'reserve' | 'droppedEarlier'> {
+        const budgetLeft = Math.max(0, this.maxPages - this.scheduled);
+        const reserve = this.reserve.toJSON(Math.min(budgetLeft, MAX_RESERVE_SAVED), (e) => this.scoreOf(e));
+        const saved = new Set(reserve.links.map((l) => l.key));
+        const unsaved = [...this.reserve.links('no-room')].filter((l) => !saved.has(l.key)).map((l) => l.payload);
+        return { reserve, droppedEarlier: addCounts(this.droppedEarlier, this.expectedBehind(unsaved)) };
     }
 }
 

@@ -15,3 +15,5 @@ export type { DemotionSource, FailingPartInfo, Seen, TrapInfo, TrapLearnerJSON, 
 export { textFingerprint } from './fingerprint.js';
 export { NEAR_DUPLICATE_DISTANCE, NEAR_DUPLICATE_MIN_WORDS, NearDuplicateIndex, SHINGLE_WORDS, hammingDistance, simHash } from './near-duplicate.js';
 export type { NearDuplicateIndexOptions, SimHash } from './near-duplicate.js';
+export { DEFAULT_RESERVE_CAPACITY, LinkReserve } from './link-reserve.js';
+export type { HoldOutcome, LinkReserveJSON, ReserveCause, ReservedLink } from './link-reserve.js';

@@ -7,28 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createFocusedCrawler } from '../../src/index.js';
 import type { FocusReport } from '../../src/index.js';
-import { page, startSite } from '../helpers/site-server.js';
+import { startSite } from '../helpers/site-server.js';
+import { TELESCOPE_MODELS as MODELS, TELESCOPE_TOPICS as TOPICS, telescopeSite } from '../helpers/telescope-site.js';
 import type { TestSite } from '../helpers/site-server.js';
 
 log.setLevel(LogLevel.ERROR);
-
-const TOPICS = ['optics', 'mirrors', 'lenses', 'mounts', 'eyepieces', 'filters', 'cameras', 'domes', 'history', 'care', 'cleaning', 'finders'];
-const MODELS = ['a', 'b', 'c'];
-
-/** Static guide pages, plus a catalogue whose model links exist only after its script runs (an app shell over HTTP). */
-function telescopeSite(): Record<string, string> {
-    const routes: Record<string, string> = {};
-    const links = TOPICS.map((t) => `<li><a href="/guide/${t}">Telescope ${t}</a></li>`).join('');
-    routes['/'] = page('Telescopes', `<main><h1>Telescopes</h1><p>Telescope guide home page about telescopes.</p><ul>${links}<li><a href="/app">Telescope catalogue</a></li></ul></main>`);
-    TOPICS.forEach((t, i) => {
-        routes[`/guide/${t}`] = page(`Telescope ${t}`, `<main><h1>Telescope ${t}</h1><p>All about telescope ${t}: why ${t} matter for a telescope, with notes on ${TOPICS[(i + 1) % TOPICS.length]}.</p></main>`);
-    });
-    const list = MODELS.map((x) => `<li><a href="/app/model-${x}">Telescope model ${x}</a></li>`).join('');
-    const script = `document.addEventListener('DOMContentLoaded', () => { document.getElementById('list').innerHTML = ${JSON.stringify(list)}; });`;
-    routes['/app'] = page('Catalogue', `<main><h1>Telescope catalogue</h1><p>Our telescope models.</p><ul id="list"></ul></main><script>${script}</script>`);
-    for (const x of MODELS) routes[`/app/model-${x}`] = page(`Model ${x}`, `<main><h1>Telescope model ${x}</h1><p>The telescope model ${x} has a large aperture telescope tube.</p></main>`);
-    return routes;
-}
 
 interface AdaptiveRun {
     report: FocusReport;

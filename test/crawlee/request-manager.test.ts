@@ -2,6 +2,7 @@ import { BasicCrawler, Request } from 'crawlee';
 import { describe, expect, it } from 'vitest';
 
 import { Focus, FocusedRequestManager, crawlerAcceptsRequestManager } from '../../src/index.js';
+import { RobotsCache } from '../../src/crawlee/robots-cache.js';
 
 const SEED = 'https://www.e.edu/';
 
@@ -87,6 +88,54 @@ describe('FocusedRequestManager', () => {
         expect(manager.pagesScheduled).toBe(3);
         expect(await manager.isFinished()).toBe(true);
         expect(manager.finishReason).toBe('limit_reached');
+    });
+
+    it('queues the best set-aside links again when the queue runs empty with budget left, also after a resume', async () => {
+        // The three best links turn out to be disallowed when they are taken (robots.txt arrived after they were queued):
+        // the queue, sized to the budget, runs empty with three pages left, and the reserve refills it.
+        let arrive = () => {};
+        const robots = () => {
+            const arrived = new Promise<void>((resolve) => (arrive = resolve));
+            return new RobotsCache({ fetchText: async () => (await arrived, { status: 200, body: Buffer.from('User-agent: *\nDisallow: /closed/\n') }) });
+        };
+        const run = async (manager: FocusedRequestManager) => {
+            const urls: string[] = [];
+            while (!(await manager.isFinished())) {
+                const request = await manager.fetchNextRequest();
+                if (!request) {
+                    await new Promise((r) => setTimeout(r, 5));
+                    continue;
+                }
+                urls.push(request.url);
+                await manager.markRequestHandled(request);
+            }
+            return urls;
+        };
+        const links = [
+            ...['visa', 'scholarship', 'visa-scholarship'].map((w) => ({ url: `https://www.e.edu/closed/${w}`, anchor: `Visa scholarship ${w}` })),
+            ...['library', 'sports', 'music', 'dining', 'parking'].map((w) => ({ url: `https://www.e.edu/${w}`, anchor: w })),
+        ];
+
+        const manager = focusedManager({ maxPages: 4, robots: robots() });
+        await manager.addRequestsBatched([SEED]);
+        manager.offerLinks(links, parent);
+        expect(manager.frontierSize()).toBe(4); // the seed and the three best; five set aside
+        arrive();
+        const fetched = await run(manager);
+        expect(fetched).toHaveLength(4);
+        expect(fetched.filter((u) => u.includes('/closed/'))).toEqual([]);
+        expect(manager.finishReason).toBe('limit_reached');
+        expect(manager.refilled).toBe(3);
+        expect(manager.reserveSize).toBe(2);
+
+        // The same crawl saved before the queue ran empty: the snapshot carries the reserve.
+        const before = focusedManager({ maxPages: 4, robots: robots() });
+        await before.addRequestsBatched([SEED]);
+        before.offerLinks(links, parent);
+        const restored = FocusedRequestManager.fromJSON(JSON.parse(JSON.stringify(before.toJSON())), { focus: before.focus, maxPages: 4, robots: robots() });
+        arrive();
+        expect(await run(restored)).toHaveLength(4);
+        expect(restored.finishReason).toBe('limit_reached');
     });
 
     it('follows Crawlee semantics for in-flight and reclaimed requests', async () => {

@@ -1,0 +1,43 @@
+import { AdaptivePlaywrightCrawler, GotScrapingHttpClient } from 'crawlee';
+import type { Dictionary, PlaywrightCrawlingContext } from 'crawlee';
+
+type HttpRequest = Parameters<GotScrapingHttpClient['sendRequest']>[0];
+
+/**
+ * AdaptivePlaywrightCrawler whose plain-HTTP runs fetch the way its browser does: through the crawl's proxy, and as
+ * the crawl's user agent. Crawlee 3.18 sets `proxyInfo` only where `BrowserCrawler` opens a page, so `sendRequest` in
+ * the HTTP-only path (`() => crawlingContext.proxyInfo?.url`) connected directly, around the proxy the user
+ * configured and to hosts only that proxy can resolve; and it sent got-scraping's generated browser user agent.
+ */
+export class ProxiedAdaptivePlaywrightCrawler extends AdaptivePlaywrightCrawler {
+    /** Sent by the plain-HTTP runs; the browser gets it from the launch context. */
+    userAgent: string | undefined;
+
+    protected override async runRequestHandlerWithPlainHTTP(context: PlaywrightCrawlingContext, oldStateCopy?: Dictionary) {
+        if (this.proxyConfiguration && !context.proxyInfo) {
+            context.proxyInfo = await this.proxyConfiguration.newProxyInfo(context.session?.id, { request: context.request });
+        }
+        if (this.userAgent && !context.request.headers?.['user-agent']) context.request.headers = { ...context.request.headers, 'user-agent': this.userAgent };
+        return super.runRequestHandlerWithPlainHTTP(context, oldStateCopy);
+    }
+}
+
+/**
+ * Crawlee's got-scraping client, with certificate checks off: for adaptive mode's plain-HTTP fetches when the user
+ * asked for `ignoreHttpsErrors` (a TLS-intercepting proxy, a self-signed test site). AdaptivePlaywrightCrawler has no
+ * `ignoreSslErrors` option of its own (CheerioCrawler does), so this is the one place to say it.
+ */
+export class InsecureHttpClient extends GotScrapingHttpClient {
+    override async sendRequest<T extends 'text' | 'json' | 'buffer' = 'text'>(request: HttpRequest & { responseType?: T }) {
+        return super.sendRequest(insecure(request) as typeof request);
+    }
+
+    override async stream(request: Parameters<GotScrapingHttpClient['stream']>[0], handleRedirect?: Parameters<GotScrapingHttpClient['stream']>[1]) {
+        return super.stream(insecure(request) as typeof request, handleRedirect);
+    }
+}
+
+function insecure<R extends object>(request: R): R {
+    const https = (request as { https?: Dictionary }).https;
+    return { ...request, https: { ...https, rejectUnauthorized: false } };
+}
