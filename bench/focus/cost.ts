@@ -33,6 +33,8 @@ export interface CostResult {
     /** crawlee-focus (defaults) time over plain PlaywrightCrawler time. */
     ratio: number;
     ratioNoQuiet: number;
+    /** crawlee-focus's own time per page by phase (FOCUS_REPORT.timings), mean over its default runs. */
+    breakdown?: Record<string, number>;
     /** Whether every run fetched exactly the list (per the server log). */
     sameSet: boolean;
     notes: string[];
@@ -47,6 +49,7 @@ export async function measureCost(label: Label, urls: string[], log: (line: stri
     const expected = new Set(list.map(pageKey));
     let sameSet = true;
     const notes: string[] = [];
+    const phases: Array<Record<string, number>> = [];
     for (const [i, variant] of ORDER.entries()) {
         const dir = path.join(RUNS_DIR, `cost--${label.id}--${i}-${variant}`);
         const outcome = await crawlInChild(
@@ -62,6 +65,7 @@ export async function measureCost(label: Label, urls: string[], log: (line: stri
             notes.push(`${variant} run ${i + 1}: ${extra.length} pages outside the list, ${missing.length} list pages not fetched`);
         }
         seconds[variant].push(outcome.wallMillis / 1000);
+        if (variant === 'focus-list' && outcome.report?.timings) phases.push(outcome.report.timings.millisPerPage);
         log(`  cost ${i + 1}/${ORDER.length} ${VARIANTS[variant].what}: ${(outcome.wallMillis / 1000).toFixed(1)} s`);
     }
     return {
@@ -71,6 +75,7 @@ export async function measureCost(label: Label, urls: string[], log: (line: stri
         seconds,
         ratio: mean(seconds['focus-list']) / mean(seconds['playwright-list']),
         ratioNoQuiet: mean(seconds['focus-list-no-quiet']) / mean(seconds['playwright-list']),
+        ...(phases.length ? { breakdown: Object.fromEntries(Object.keys(phases[0]!).map((phase) => [phase, mean(phases.map((p) => p[phase] ?? 0))])) } : {}),
         sameSet,
         notes,
     };
@@ -90,5 +95,13 @@ export function formatCost(cost: CostResult): string {
         `  crawlee-focus (domQuietMillis 0):   ${s('focus-list-no-quiet')}`,
         `  overhead ratio ${cost.ratio.toFixed(2)}× (target ≤ ${COST_TARGET_RATIO}×: ${cost.ratio <= COST_TARGET_RATIO ? 'met' : 'not met'}); without the quiet-DOM wait ${cost.ratioNoQuiet.toFixed(2)}×`,
         `  same pages in every run (server log): ${cost.sameSet ? 'yes' : `no — ${cost.notes.join('; ')}`}`,
+        ...(cost.breakdown
+            ? [
+                  `  crawlee-focus's own time per page (ms, wall, overlapping across the ${cost.concurrency} concurrent pages): ` +
+                      Object.entries(cost.breakdown)
+                          .map(([phase, ms]) => `${phase} ${ms.toFixed(1)}`)
+                          .join(', '),
+              ]
+            : []),
     ].join('\n');
 }

@@ -13,6 +13,7 @@ import type { Seen, TrapLearnerJSON } from '../frontier/index.js';
 import type { SkipOptions } from '../url/index.js';
 import { settleRenderedPage } from './browser.js';
 import { browserPageOf, RenderingLedger } from './rendering.js';
+import { PhaseClock } from './timings.js';
 import { buildReport } from './report.js';
 import type { CrawlStopReason, FocusReport } from './report.js';
 import { FocusedRequestManager } from './request-manager.js';
@@ -167,6 +168,8 @@ export class FocusedCrawl {
     private readonly maxHtmlChars: number;
     /** AdaptivePlaywrightCrawler's double runs of one request (see rendering.ts). */
     readonly renderings = new RenderingLedger();
+    /** Where this process's time per page went, by phase (`FOCUS_REPORT.timings`). */
+    readonly clock = new PhaseClock();
     /** Text fingerprint of every delivered page → its URL: one text is delivered once. */
     private readonly delivered = new Map<number, string>();
     private readonly deliveredUrls = new Set<string>();
@@ -215,7 +218,7 @@ export class FocusedCrawl {
                           useSitemaps: options.useSitemaps,
                           onSitemapUrls: (urls, sitemapUrl) => this.queueSitemapUrls(urls, sitemapUrl),
                       }),
-            onRequestHandled: () => this.persist(),
+            onRequestHandled: () => this.clock.time('snapshot', () => this.persist()),
         };
         this.manager = saved
             ? FocusedRequestManager.fromJSON(saved.manager, managerOptions)
@@ -335,7 +338,7 @@ export class FocusedCrawl {
     scopeGuardHook() {
         return async (context: CrawlingContext, gotOptions?: Dictionary): Promise<void> => {
             const page = (context as unknown as { page?: import('playwright').Page }).page;
-            if (page) await this.guardBrowserPage(context, page);
+            if (page) await this.clock.time('guard', () => this.guardBrowserPage(context, page));
             else if (gotOptions) this.guardHttpRedirects(context, gotOptions);
             context.request.userData.__focusNavigated = true; // from here on, a failure may be the site's
         };
@@ -493,6 +496,7 @@ export class FocusedCrawl {
             frontierLeft: this.manager.frontierSize(),
             reserve: { held: this.manager.reserveSize, refilled: this.manager.refilled },
             rendering: { ...this.renderings.scored },
+            timings: this.clock.summary(),
             estimatedRecall: this.focus?.estimateRecall(this.manager) ?? null,
             elapsedMillis: Date.now() - this.startedAt,
         });
@@ -537,7 +541,7 @@ export class FocusedCrawl {
             this.setPageFocus(context, { relevance: 0, hit: false, delivered: false, duplicateOf: null, depth: entry?.depth ?? 0, linkScore: entry?.linkScore ?? null, linksQueued: 0 });
             return true;
         }
-        const html = await readHtml(context, this.options);
+        const html = await this.clock.time('read', () => readHtml(context, this.options));
         const url = request.loadedUrl ?? request.url;
         if (looksBinary(html)) {
             this.countFailure('binary-content');
@@ -545,7 +549,8 @@ export class FocusedCrawl {
             this.setPageFocus(context, { relevance: 0, hit: false, delivered: false, duplicateOf: null, depth: entry?.depth ?? 0, linkScore: entry?.linkScore ?? null, linksQueued: 0 });
             return true;
         }
-        const page = extractPage(html, url, { maxHtmlChars: this.maxHtmlChars });
+        const page = await this.clock.time('extract', () => extractPage(html, url, { maxHtmlChars: this.maxHtmlChars }));
+        const scoringStarted = performance.now();
         if (this.renderings.rejectsAsShell(context, html, page)) return false;
         if (page.truncated) {
             this.countFailure('truncated');
@@ -570,8 +575,10 @@ export class FocusedCrawl {
         if (depth === 0) this.focus?.noteSeedLanguage(page.lang);
 
         const linksQueued = duplicate ? 0 : this.manager.offerLinks(page.links, { url, depth, relevance, isHub: isHub(page.links.length, page.proseWords) });
-        const delivery = await this.deliver(context, page, { seen, fingerprint, nearDuplicateOf }, relevance, depth, entry?.parentUrl ?? null, entry?.anchorText ?? '', entry?.linkScore ?? null);
+        this.clock.add('score', performance.now() - scoringStarted);
+        const delivery = await this.clock.time('deliver', () => this.deliver(context, page, { seen, fingerprint, nearDuplicateOf }, relevance, depth, entry?.parentUrl ?? null, entry?.anchorText ?? '', entry?.linkScore ?? null));
         this.pagesProcessed += 1;
+        this.clock.countPage();
         this.setPageFocus(context, { relevance, hit: verdict?.hit ?? false, ...delivery, depth, linkScore: entry?.linkScore ?? null, linksQueued });
 
         if (verdict?.stop && this.stopPolicy === 'adaptive' && !this.stopReason) {

@@ -15,7 +15,7 @@ export { FocusedCrawl, pageFocus, retryAfterMillis, STATE_FORMAT } from './focus
 export type { FocusProgress, FocusedCrawlOptions, PageFocus, RunnableCrawler } from './focused-crawl.js';
 export { createFocusedCrawler, crawlerAcceptsRequestManager } from './create-focused-crawler.js';
 export type { BrowserOptions, CrawlMode, CreateFocusedCrawlerOptions, FocusedCrawler } from './create-focused-crawler.js';
-export { CHROMIUM_ARGS, DEBIAN_CHROMIUM, chromiumExecutable, settleRenderedPage } from './browser.js';
+export { CHROMIUM_ARGS, DEBIAN_CHROMIUM, DEBIAN_CHROMIUM_BINARY, chromiumExecutable, settleRenderedPage } from './browser.js';
 export { buildReport, formatRecall, formatReport } from './report.js';
 export type { CrawlStopReason, FocusReport } from './report.js';
 export { StateStore } from './state-store.js';
@@ -28,3 +28,6 @@ export {
 } from './robots-cache.js';
 export type { FetchedText, RobotsCacheOptions, TextFetcher, TextFetcherOptions } from './robots-cache.js';
 export { localDatasetDirectory, repairTornDatasetItems } from './dataset-repair.js';
+export { InsecureHttpClient, ProxiedAdaptivePlaywrightCrawler } from './adaptive-crawler.js';
+export { PAGE_PHASES, PhaseClock } from './timings.js';
+export type { PagePhase, PageTimings } from './timings.js';

@@ -1,4 +1,5 @@
 import type { Focus, RecallEstimate, StopReason } from '../focus/index.js';
+import type { PageTimings } from './timings.js';
 import type { FailingPartInfo, RewriteRuleInfo, TrapInfo, TrapLearner } from '../frontier/index.js';
 
 /** Why a crawl ended: the focus's own reasons, or `stalled` when the watchdog found nothing moving (see watchdog.ts). */
@@ -39,6 +40,8 @@ export interface FocusReport {
     reserve: { held: number; refilled: number };
     /** Pages scored from a browser rendering and from plain HTTP by this process (adaptive mode has both). */
     rendering: { browser: number; http: number };
+    /** Mean milliseconds per page of each phase crawlee-focus adds, in this process (see timings.ts). */
+    timings: PageTimings;
     /**
      * Focused crawls: how much of the site's relevant content this crawl found, `{ value, low, high }` with the
      * relevant pages found and those expected behind the links it did not fetch (see src/focus/recall.ts).
@@ -61,6 +64,7 @@ export interface ReportInput {
     frontierLeft: number;
     reserve: { held: number; refilled: number };
     rendering: { browser: number; http: number };
+    timings: PageTimings;
     estimatedRecall: RecallEstimate | null;
     elapsedMillis: number;
 }
@@ -85,6 +89,7 @@ export function buildReport(input: ReportInput): FocusReport {
         frontierLeft: input.frontierLeft,
         reserve: input.reserve,
         rendering: input.rendering,
+        timings: input.timings,
         estimatedRecall: input.estimatedRecall,
         elapsedMillis: input.elapsedMillis,
     };

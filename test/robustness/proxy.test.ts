@@ -62,6 +62,10 @@ describe.each<CrawlMode>(['http', 'browser', 'adaptive'])('every request through
         // Adaptive mode reads the static pages over plain HTTP, which reaches the site only through the proxy.
         if (mode === 'adaptive') expect(report.rendering.http).toBeGreaterThan(0);
         expect(report.rendering.browser + report.rendering.http).toBe(BUDGET);
+        // Where the time went, per page (the cost bench prints it): every phase measured, the browser's read only there
+        expect(report.timings.pages).toBe(BUDGET);
+        expect(Object.values(report.timings.millisPerPage).every((ms) => ms >= 0)).toBe(true);
+        if (mode === 'browser') expect(report.timings.millisPerPage.read).toBeGreaterThan(report.timings.millisPerPage.extract);
 
         const outOfScope = proxy.requests.filter((r) => r.host !== SITE_HOST);
         const tolerated = mode === 'http' ? [] : CHROMIUM_SERVICE_HOSTS;
