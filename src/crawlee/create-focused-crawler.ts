@@ -3,6 +3,7 @@ import type { CrawlingContext } from 'crawlee';
 import type { Page } from 'playwright';
 
 import { InsecureHttpClient, ProxiedAdaptivePlaywrightCrawler } from './adaptive-crawler.js';
+import { TemplateRenderingPredictor } from './rendering-predictor.js';
 import { CHROMIUM_ARGS, chromiumExecutable, trackDataRequests } from './browser.js';
 import { FocusedCrawl } from './focused-crawl.js';
 import type { FocusedCrawlOptions } from './focused-crawl.js';
@@ -139,6 +140,8 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
                 // Static or not is judged on the links and text the focused crawl reads, not on dataset items, and an
                 // app shell fetched over plain HTTP is rendered in the browser (see src/crawlee/rendering.ts).
                 resultComparator: focus.renderings.comparator(),
+                // Renders what its neighbourhood has not shown to be static (src/crawlee/rendering-predictor.ts).
+                renderingTypePredictor: new TemplateRenderingPredictor(),
                 resultChecker: focus.renderings.checker(),
                 ...passThrough,
             } as never,

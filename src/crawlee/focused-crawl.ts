@@ -356,40 +356,58 @@ export class FocusedCrawl {
         ];
     }
 
+    /**
+     * Keeps the page's main frame in scope: a navigation there (a script setting `location`, a meta refresh) to a host
+     * outside the scope is answered 204 before it is sent, so the page stays, and a redirect to one is failed before
+     * it is followed. Only
+     * documents are paused (Chromium's Fetch domain), so the page's own subresources load as they would without
+     * crawlee-focus; a `page.route` matcher would send every one of them through Node first.
+     */
     private async guardBrowserPage(context: CrawlingContext, page: import('playwright').Page): Promise<void> {
-        await page.route(
-            (url) => !this.manager.isInScope(url.href),
-            async (route) => {
-                const request = route.request();
-                if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
-                    this.manager.reject(request.url(), 'out-of-scope');
-                    await route.abort('blockedbyclient');
-                } else {
-                    await route.continue();
-                }
-            },
-        );
         const cdp = await page.context().newCDPSession(page);
+        const { frameTree } = (await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } };
+        const mainFrameId = frameTree.frame.id;
         cdp.on('Fetch.requestPaused', (event: PausedResponse) => {
-            const location = event.responseHeaders?.find((header) => header.name.toLowerCase() === 'location')?.value;
-            const status = event.responseStatusCode ?? 0;
-            let target: string | null = null;
-            if (status >= 300 && status < 400 && location) {
-                try {
-                    target = new URL(location, event.request.url).href;
-                } catch {
-                    target = location;
-                }
-            }
-            const reason = target === null ? null : this.redirectBlockReason(target);
-            if (reason) {
-                context.log.warning(this.blockRedirect(context, target!, reason).message);
+            const reason = event.responseStatusCode === undefined ? this.navigationBlockReason(event, mainFrameId) : this.redirectReasonOf(event);
+            if (reason?.redirect) {
                 void cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' }).catch(() => undefined);
+                context.log.warning(this.blockRedirect(context, reason.target, reason.why).message);
+            } else if (reason) {
+                // A 204 ends a navigation and leaves the page as it was (HTML: "no content" responses are not
+                // navigated to); a failed request would replace it with Chromium's error page before it is read.
+                void cdp.send('Fetch.fulfillRequest', { requestId: event.requestId, responseCode: 204, responseHeaders: [] }).catch(() => undefined);
+                this.manager.reject(reason.target, reason.why);
             } else {
                 void cdp.send('Fetch.continueRequest', { requestId: event.requestId }).catch(() => undefined);
             }
         });
-        await cdp.send('Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Response' }] });
+        await cdp.send('Fetch.enable', {
+            patterns: [
+                { resourceType: 'Document', requestStage: 'Request' },
+                { resourceType: 'Document', requestStage: 'Response' },
+            ],
+        });
+    }
+
+    /** A main-frame document request to a host outside the scope (frames of other sites, such as videos, may load). */
+    private navigationBlockReason(event: PausedResponse, mainFrameId: string): BlockedNavigation | null {
+        if (event.frameId !== mainFrameId || this.manager.isInScope(event.request.url)) return null;
+        return { target: event.request.url, why: 'out-of-scope', redirect: false };
+    }
+
+    /** A document response that redirects where the crawl must not go. */
+    private redirectReasonOf(event: PausedResponse): BlockedNavigation | null {
+        const location = event.responseHeaders?.find((header) => header.name.toLowerCase() === 'location')?.value;
+        const status = event.responseStatusCode ?? 0;
+        if (!(status >= 300 && status < 400 && location)) return null;
+        let target: string;
+        try {
+            target = new URL(location, event.request.url).href;
+        } catch {
+            target = location;
+        }
+        const why = this.redirectBlockReason(target);
+        return why ? { target, why, redirect: true } : null;
     }
 
     /** Why a redirect to `target` must not be followed, or `null` if it may. */
@@ -759,12 +777,22 @@ const SERVER_FAILURE = /^(?:http-\d{3}|timeout|connection-error)$/;
 /** Errors that say the resource is not a page we can read: retrying cannot help. */
 const PERMANENT_FAILURE = /served Content-Type|Download is starting|ERR_INVALID_RESPONSE|ERR_UNKNOWN_URL_SCHEME|ERR_TOO_MANY_REDIRECTS|Redirected \d+ times|redirect blocked|ERR_UNSAFE_REDIRECT|Unsupported protocol/i;
 
-/** A document response paused by Chromium's Fetch domain (the fields the scope guard reads). */
+/** A document request or response paused by Chromium's Fetch domain (the fields the scope guard reads). */
 interface PausedResponse {
     requestId: string;
+    frameId: string;
     request: { url: string };
+    /** Absent at the request stage. */
     responseStatusCode?: number;
     responseHeaders?: Array<{ name: string; value: string }>;
+}
+
+/** What the scope guard refused, and why. */
+interface BlockedNavigation {
+    target: string;
+    why: 'unsupported-scheme' | 'out-of-scope';
+    /** A redirect (the page's own request fails) rather than a navigation away from it. */
+    redirect: boolean;
 }
 
 /**

@@ -31,3 +31,5 @@ export { localDatasetDirectory, repairTornDatasetItems } from './dataset-repair.
 export { InsecureHttpClient, ProxiedAdaptivePlaywrightCrawler } from './adaptive-crawler.js';
 export { PAGE_PHASES, PhaseClock } from './timings.js';
 export type { PagePhase, PageTimings } from './timings.js';
+export { MIN_DETECTION, TemplateRenderingPredictor, successionDetection } from './rendering-predictor.js';
+export type { RenderingPrediction, RenderingType } from './rendering-predictor.js';

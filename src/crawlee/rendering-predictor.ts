@@ -1,0 +1,84 @@
+/**
+ * Which pages adaptive mode renders: a memory, per URL template, per directory and per host, of the pages whose
+ * plain-HTTP fetch gave what the browser gave (static) and of those it did not (client-only).
+ *
+ * Crawlee's own predictor is a logistic regression over URL components trained on its detections; on acl2020 it
+ * learned "static" from the paper pages and then fetched the JavaScript-built paper lists over HTTP, which hold no
+ * paper links, so the crawl found nothing (recall 0.00 against 1.00 in the browser). Here a page is fetched over HTTP
+ * only where its own neighbourhood has shown only static pages, and every new neighbourhood on a site that has any
+ * script-built page is rendered and checked first: a wrong "static" loses links for good, a wrong "client-only" costs
+ * one render.
+ */
+import { urlShape } from '../url/index.js';
+
+/** Crawlee's rendering types. */
+export type RenderingType = 'clientOnly' | 'static';
+
+export interface RenderingPrediction {
+    renderingType: RenderingType;
+    /** Probability that Crawlee renders the page and fetches it over HTTP too, to compare (a detection). */
+    detectionProbabilityRecommendation: number;
+}
+
+/** Least share of pages checked, however settled their neighbourhood ([I]: drift is rare; one page in twenty). */
+export const MIN_DETECTION = 0.05;
+
+/**
+ * The chance that the next page of a neighbourhood renders unlike the `n` pages seen there, all alike: Laplace's rule
+ * of succession, 1 / (n + 2). A page predicted static is checked (rendered too) with this probability.
+ */
+export function successionDetection(n: number): number {
+    return Math.max(MIN_DETECTION, 1 / (n + 2));
+}
+
+interface Tally {
+    static: number;
+    clientOnly: number;
+}
+
+type Level = 'template' | 'directory' | 'host';
+const LEVELS: readonly Level[] = ['template', 'directory', 'host'];
+
+function keysOf(url: string): Record<Level, string> | null {
+    if (!URL.canParse(url)) return null;
+    const { host, pathname } = new URL(url);
+    return {
+        template: `t ${urlShape(url)}`,
+        directory: `d ${host.toLowerCase()}${pathname.slice(0, pathname.lastIndexOf('/') + 1)}`,
+        host: `h ${host.toLowerCase()}`,
+    };
+}
+
+/** Plugs into AdaptivePlaywrightCrawler as `renderingTypePredictor`. Lives in memory: a resumed crawl learns again. */
+export class TemplateRenderingPredictor {
+    readonly #tallies = new Map<string, Tally>();
+
+    async initialize(): Promise<void> {}
+
+    predict(request: { url: string; loadedUrl?: string }): RenderingPrediction {
+        const keys = keysOf(request.loadedUrl ?? request.url);
+        if (!keys) return { renderingType: 'clientOnly', detectionProbabilityRecommendation: 0 };
+        for (const level of LEVELS) {
+            const tally = this.#tallies.get(keys[level]);
+            if (!tally || tally.static + tally.clientOnly === 0) continue;
+            if (tally.clientOnly === 0) return { renderingType: 'static', detectionProbabilityRecommendation: successionDetection(tally.static) };
+            // Rendered anyway: a check costs one plain-HTTP fetch more, so a neighbourhood not yet known for sure (mixed,
+            // or known only by its host) is always checked.
+            const known = tally.static === 0 && level !== 'host';
+            return { renderingType: 'clientOnly', detectionProbabilityRecommendation: known ? successionDetection(tally.clientOnly) : 1 };
+        }
+        return { renderingType: 'clientOnly', detectionProbabilityRecommendation: 1 };
+    }
+
+    storeResult(requests: { url: string; loadedUrl?: string } | Array<{ url: string; loadedUrl?: string }>, renderingType: RenderingType): void {
+        for (const request of Array.isArray(requests) ? requests : [requests]) {
+            const keys = keysOf(request.loadedUrl ?? request.url);
+            if (!keys) continue;
+            for (const level of LEVELS) {
+                const tally = this.#tallies.get(keys[level]) ?? { static: 0, clientOnly: 0 };
+                tally[renderingType] += 1;
+                this.#tallies.set(keys[level], tally);
+            }
+        }
+    }
+}

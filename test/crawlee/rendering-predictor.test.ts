@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+
+import { MIN_DETECTION, TemplateRenderingPredictor, successionDetection } from '../../src/crawlee/rendering-predictor.js';
+
+const SITE = 'https://conf.example';
+const at = (path: string) => ({ url: `${SITE}${path}` });
+
+describe('TemplateRenderingPredictor', () => {
+    it('renders and checks the first page of a site, and checks less as a neighbourhood keeps rendering alike', () => {
+        const predictor = new TemplateRenderingPredictor();
+        expect(predictor.predict(at('/'))).toEqual({ renderingType: 'clientOnly', detectionProbabilityRecommendation: 1 });
+        predictor.storeResult(at('/'), 'static');
+        // a new directory of a host seen static once: fetched over HTTP, checked by Laplace's rule (1/3)
+        expect(predictor.predict(at('/people/ann'))).toEqual({ renderingType: 'static', detectionProbabilityRecommendation: 1 / 3 });
+        for (let i = 0; i < 40; i++) predictor.storeResult(at(`/people/p${i}`), 'static');
+        expect(predictor.predict(at('/people/zed')).detectionProbabilityRecommendation).toBe(MIN_DETECTION);
+        expect(successionDetection(0)).toBe(0.5);
+    });
+
+    it('never fetches over HTTP where a page of the neighbourhood needed the browser, and checks new parts of such a site', () => {
+        const predictor = new TemplateRenderingPredictor();
+        predictor.storeResult(at('/papers.html'), 'clientOnly');
+        predictor.storeResult(at('/paper_1.html'), 'static');
+        predictor.storeResult(at('/paper_2.html'), 'static');
+        // the list page's own template: known client-only
+        expect(predictor.predict(at('/papers.html')).renderingType).toBe('clientOnly');
+        // paper pages share a template that only ever was static
+        expect(predictor.predict(at('/paper_3.html')).renderingType).toBe('static');
+        // a new template in the mixed root directory: rendered, and checked (a plain-HTTP fetch more)
+        expect(predictor.predict(at('/about.html'))).toEqual({ renderingType: 'clientOnly', detectionProbabilityRecommendation: 1 });
+        // a new directory of a host that has client-only pages: rendered and checked
+        expect(predictor.predict(at('/speakers/x.html'))).toEqual({ renderingType: 'clientOnly', detectionProbabilityRecommendation: 1 });
+    });
+
+    it('renders what it cannot parse, without a check', () => {
+        expect(new TemplateRenderingPredictor().predict({ url: 'not a url' })).toEqual({ renderingType: 'clientOnly', detectionProbabilityRecommendation: 0 });
+    });
+});
