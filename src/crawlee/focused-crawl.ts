@@ -170,6 +170,8 @@ export class FocusedCrawl {
     readonly renderings = new RenderingLedger();
     /** Where this process's time per page went, by phase (`FOCUS_REPORT.timings`). */
     readonly clock = new PhaseClock();
+    /** When each request's navigation began (after the scope guard), to time the navigation itself. */
+    private readonly navigationStarted = new WeakMap<object, number>();
     /** Text fingerprint of every delivered page → its URL: one text is delivered once. */
     private readonly delivered = new Map<number, string>();
     private readonly deliveredUrls = new Set<string>();
@@ -330,7 +332,7 @@ export class FocusedCrawl {
      * - http mode: each redirect hop is checked before it is followed (got's `beforeRedirect`);
      * - browser mode: a document's redirect is checked when its response arrives, before Chromium follows it (the
      *   Fetch domain; Playwright's `page.route` sees only the first URL of a redirect chain), and a script that
-     *   navigates the main frame away is aborted. Subresources such as CDN scripts still load.
+     *   navigates the main frame away is answered 204, so the page stays. Subresources such as CDN scripts still load.
      *
      * A blocked redirect fails the page without retries (failure `redirect-blocked`) and counts its target as skipped
      * (`out-of-scope`, or `unsupported-scheme` for `file:` and the like).
@@ -341,6 +343,7 @@ export class FocusedCrawl {
             if (page) await this.clock.time('guard', () => this.guardBrowserPage(context, page));
             else if (gotOptions) this.guardHttpRedirects(context, gotOptions);
             context.request.userData.__focusNavigated = true; // from here on, a failure may be the site's
+            this.navigationStarted.set(context.request, performance.now());
         };
     }
 
@@ -552,6 +555,8 @@ export class FocusedCrawl {
     /** Reads, scores and delivers the page and offers its links: every change a handled page makes to the crawl. */
     private async scorePage(context: CrawlingContext): Promise<boolean> {
         const { request } = context;
+        const navigationStarted = this.navigationStarted.get(request);
+        if (navigationStarted !== undefined) this.clock.add('navigate', performance.now() - navigationStarted);
         const entry = this.manager.entryOf(request);
         const status = responseStatus(context);
         if (status !== null && status >= 400) {

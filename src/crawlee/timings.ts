@@ -1,5 +1,5 @@
-/** The parts of a page's handling that crawlee-focus adds to a plain Crawlee crawler, timed apart. */
-export const PAGE_PHASES = ['guard', 'read', 'extract', 'score', 'deliver', 'snapshot'] as const;
+/** The parts of a page's handling, timed apart: the navigation, and what crawlee-focus adds to a plain Crawlee crawler. */
+export const PAGE_PHASES = ['guard', 'navigate', 'read', 'extract', 'score', 'deliver', 'snapshot'] as const;
 export type PagePhase = (typeof PAGE_PHASES)[number];
 
 /** Mean milliseconds per handled page of each phase (`FOCUS_REPORT.timings`). */
@@ -7,7 +7,8 @@ export interface PageTimings {
     /** Pages scored by this process; the time of runs that scored nothing (an app shell sent to the browser) is spread over them. */
     pages: number;
     /**
-     * guard: the scope guard before navigation; read: the settle wait for a quiet DOM and the HTML read; extract:
+     * guard: the scope guard before navigation; navigate: from then until the page hook runs (the fetch or page load,
+     * which a plain crawler pays too, for comparison with the rest); read: the settle wait for a quiet DOM and the HTML read; extract:
      * text, Markdown and links; score: trap learner, page relevance, link scoring and the frontier; deliver: the
      * dataset write; snapshot: waiting until the crawl state with this page handled is durable.
      */
