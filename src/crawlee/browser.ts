@@ -53,13 +53,18 @@ const pendingDataRequests = new WeakMap<Page, Set<PlaywrightRequest>>();
 /**
  * Starts counting a page's pending fetch/XHR requests; call it before navigation (a pre-navigation hook), so that
  * {@link settleRenderedPage} can wait for data that arrives after the DOM went quiet.
+ *
+ * @param counts Which requests to wait for. The crawl passes "in its scope": a list the page builds comes from its
+ *   own site, while calls to analytics, video and tag hosts (which a closed network or a refusing proxy may never
+ *   answer) build nothing the crawl reads, and waiting for them cost the settle step up to its timeout.
+ * @default every fetch/XHR
  */
-export function trackDataRequests(page: Page): void {
+export function trackDataRequests(page: Page, counts: (url: string) => boolean = () => true): void {
     if (pendingDataRequests.has(page)) return;
     const pending = new Set<PlaywrightRequest>();
     pendingDataRequests.set(page, pending);
     page.on('request', (request) => {
-        if (DATA_REQUEST_TYPES.has(request.resourceType())) pending.add(request);
+        if (DATA_REQUEST_TYPES.has(request.resourceType()) && counts(request.url())) pending.add(request);
     });
     const done = (request: PlaywrightRequest) => pending.delete(request);
     page.on('requestfinished', done);

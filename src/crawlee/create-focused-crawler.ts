@@ -109,7 +109,7 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
         preNavigationHooks: [
             focus.scopeGuardHook(),
             async ({ page }: { page: Page }, gotoOptions?: { waitUntil?: string }) => {
-                trackDataRequests(page);
+                trackDataRequests(page, (url) => focus.manager.isInScope(url));
                 // The page hook waits for a quiet DOM itself; 'load' would add a wait for every image.
                 if (gotoOptions) gotoOptions.waitUntil = 'domcontentloaded';
             },

@@ -1,0 +1,50 @@
+import type { ServerResponse } from 'node:http';
+
+import { chromium, type Browser } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { CHROMIUM_ARGS, chromiumExecutable, settleRenderedPage, trackDataRequests } from '../../src/crawlee/browser.js';
+import { page, startSite } from '../helpers/site-server.js';
+import type { TestSite } from '../helpers/site-server.js';
+
+describe('settleRenderedPage', () => {
+    let site: TestSite;
+    let thirdParty: TestSite;
+    let browser: Browser;
+    /** Answers held open by the third-party host: it never answers while the test runs. */
+    const held: ServerResponse[] = [];
+    beforeAll(async () => {
+        thirdParty = await startSite({ '/collect': (_req, res) => void held.push(res) });
+        const beacon = `${thirdParty.url.replace('127.0.0.1', 'localhost')}/collect`;
+        const script = `fetch('/api/items.json').then((r) => r.json()).then((items) => {
+            document.getElementById('list').innerHTML = items.map((i) => '<li><a href="/item/' + i + '">Item ' + i + '</a></li>').join('');
+        }); fetch(${JSON.stringify(beacon)}, { mode: 'no-cors' }).catch(() => {});`;
+        site = await startSite({
+            '/': page('Items', `<main><h1>Items</h1><ul id="list"></ul></main><script>${script}</script>`),
+            '/api/items.json': (_req, res) => void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('[1,2,3]'), 300),
+        });
+        browser = await chromium.launch({ executablePath: chromiumExecutable(), args: [...CHROMIUM_ARGS], headless: true });
+    });
+    afterAll(async () => {
+        await browser?.close();
+        for (const res of held) res.destroy();
+        await site?.close();
+        await thirdParty?.close();
+    });
+
+    it("waits for the site's own data, not for another host's request that never ends", async () => {
+        const tab = await browser.newPage();
+        try {
+            trackDataRequests(tab, (url) => new URL(url).hostname === '127.0.0.1');
+            await tab.goto(`${site.url}/`, { waitUntil: 'domcontentloaded' });
+            await settleRenderedPage(tab, { quietMillis: 100, timeoutMillis: 60_000 });
+            // The list the page builds from its own site's data is there...
+            expect(await tab.$$eval('#list a', (links) => links.length)).toBe(3);
+            // ...while the third-party request is still open: the settle step did not wait for it.
+            expect(thirdParty.requests).toContain('/collect');
+            expect(held.every((res) => !res.writableEnded)).toBe(true);
+        } finally {
+            await tab.close();
+        }
+    }, 30_000); // below the settle timeout: a settle step that waited for the beacon would fail the test
+});
