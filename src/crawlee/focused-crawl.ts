@@ -1,5 +1,5 @@
 import { Configuration, Dataset, KeyValueStore, log, purgeDefaultStorages } from 'crawlee';
-import type { CrawlingContext, Dictionary, RequestProvider } from 'crawlee';
+import type { CrawlingContext, Dictionary, Request, RequestProvider } from 'crawlee';
 
 import { extractPage, MAX_HTML_CHARS } from '../extract/index.js';
 import type { PageData } from '../extract/index.js';
@@ -170,6 +170,11 @@ export class FocusedCrawl {
     readonly renderings = new RenderingLedger();
     /** Where this process's time per page went, by phase (`FOCUS_REPORT.timings`). */
     readonly clock = new PhaseClock();
+    /**
+     * Whether the crawler's fetches pass the scope guard, which marks a request sent when it leaves the crawler
+     * (`__focusSent`); only then can a failure that never left be told apart and its page given back to the budget.
+     */
+    private tracksSending = false;
     /** When each request's navigation began (after the scope guard), to time the navigation itself. */
     private readonly navigationStarted = new WeakMap<object, number>();
     /** Text fingerprint of every delivered page → its URL: one text is delivered once. */
@@ -305,7 +310,14 @@ export class FocusedCrawl {
 
     /** Counts a request that failed for good; pass it as (or call it from) `failedRequestHandler`. */
     failedRequestHandler() {
-        return async ({ request }: { request: { url: string; errorMessages: string[] } }, error: Error): Promise<void> => {
+        return async ({ request }: { request: Request }, error: Error): Promise<void> => {
+            if (this.tracksSending && request.userData.__focusSent !== true) {
+                // No attempt ever left the crawler (Chromium could not open a page on a loaded machine): the site
+                // was not asked, so the page does not use up the budget, and it says nothing of the site.
+                this.manager.refund(request);
+                this.countFailure('not-sent');
+                return;
+            }
             this.countFailure(failureReason(error, request.errorMessages), request.url);
         };
     }
@@ -338,6 +350,7 @@ export class FocusedCrawl {
      * (`out-of-scope`, or `unsupported-scheme` for `file:` and the like).
      */
     scopeGuardHook() {
+        this.tracksSending = true;
         return async (context: CrawlingContext, gotOptions?: Dictionary): Promise<void> => {
             const page = (context as unknown as { page?: import('playwright').Page }).page;
             if (page) await this.clock.time('guard', () => this.guardBrowserPage(context, page));
@@ -348,7 +361,8 @@ export class FocusedCrawl {
     }
 
     private guardHttpRedirects(context: CrawlingContext, gotOptions: Dictionary): void {
-        const hooks = (gotOptions.hooks ??= {}) as { beforeRedirect?: Array<(options: { url?: URL | string }) => void> };
+        const hooks = (gotOptions.hooks ??= {}) as { beforeRedirect?: Array<(options: { url?: URL | string }) => void>; beforeRequest?: Array<() => void> };
+        hooks.beforeRequest = [...(hooks.beforeRequest ?? []), () => markSent(context.request)];
         hooks.beforeRedirect = [
             ...(hooks.beforeRedirect ?? []),
             (options) => {
@@ -381,6 +395,7 @@ export class FocusedCrawl {
                 void cdp.send('Fetch.fulfillRequest', { requestId: event.requestId, responseCode: 204, responseHeaders: [] }).catch(() => undefined);
                 this.manager.reject(reason.target, reason.why);
             } else {
+                if (event.responseStatusCode === undefined && event.frameId === mainFrameId) markSent(context.request);
                 void cdp.send('Fetch.continueRequest', { requestId: event.requestId }).catch(() => undefined);
             }
         });
@@ -774,6 +789,11 @@ async function readHtml(context: CrawlingContext, options: FocusedCrawlOptions):
     throw new UnsupportedContextError(
         'crawlee-focus cannot read this page: the crawling context has neither `page`, `body` nor `parseWithCheerio`. Use PlaywrightCrawler, CheerioCrawler or AdaptivePlaywrightCrawler.',
     );
+}
+
+/** Marks that an attempt of this request left the crawler for the network (it may still fail there). */
+function markSent(request: { userData: Dictionary }): void {
+    request.userData.__focusSent = true;
 }
 
 /** Failure reasons that come from the server (not from our own limits or guards): they teach the trap learner. */

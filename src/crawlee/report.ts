@@ -9,7 +9,7 @@ export type CrawlStopReason = StopReason | 'stalled';
 export interface FocusReport {
     query: string | null;
     stopReason: CrawlStopReason;
-    /** Pages taken from the frontier (each counts once against `maxPages`, failed ones included). */
+    /** Pages taken from the frontier (each counts once against `maxPages`, failed ones included, except those never sent: `not-sent`). */
     pagesFetched: number;
     /** Pages whose content was read and scored. */
     pagesProcessed: number;

@@ -217,6 +217,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /** Dedup keys of everything queued, in flight or handled. */
     private readonly known = new Set<string>();
     private readonly handled = new Set<string>();
+    /** Handled requests given back to the budget ({@link refund}). */
+    private readonly refunded = new Set<string>();
     private readonly scopeHosts = new Set<string>();
     private readonly clusterScheduled = new Map<string, number>();
     private readonly skipCounts = new Map<FrontierSkipReason, number>();
@@ -747,6 +749,22 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     private dropRetry(id: string): InFlight | undefined {
         const index = this.retries.findIndex((r) => r.request.id === id);
         return index < 0 ? undefined : this.retries.splice(index, 1)[0];
+    }
+
+    /**
+     * Gives a failed request's page back to the budget: no attempt of it left the crawler, so the site was never asked
+     * and another page may take its place. Crawlee marks a failed request handled before its failed-request handler
+     * runs, so this applies to handled requests, once each.
+     */
+    refund(request: Request): void {
+        const uniqueKey = request.uniqueKey;
+        if (!this.handled.has(uniqueKey) || this.refunded.has(uniqueKey)) return;
+        this.refunded.add(uniqueKey);
+        this.scheduled = Math.max(0, this.scheduled - 1);
+        const cluster = clusterKey(request.url);
+        const taken = (this.clusterScheduled.get(cluster) ?? 1) - 1;
+        if (taken > 0) this.clusterScheduled.set(cluster, taken);
+        else this.clusterScheduled.delete(cluster);
     }
 
     private release(id: string): InFlight | undefined {

@@ -68,7 +68,8 @@ describe.each(CASES)('kill -9 in $mode mode at $killPoints (seed ' + SEED + ')',
         expect(result.finalRun.code, result.finalRun.stderr.slice(-2000)).toBe(0);
         expect(result.finalRun.stderr).toContain('resumed');
         expect(reportOf(result.finalRun).stopReason).toBe('limit_reached');
-        expect(new Set(result.fetched).size, `seed ${SEED}`).toBe(pages); // nothing lost
+        const report = reportOf(result.finalRun) as { failures?: unknown; pagesFetched: number };
+        expect(new Set(result.fetched).size, `seed ${SEED}, final report ${JSON.stringify({ fetched: report.pagesFetched, failures: report.failures })}`).toBe(pages); // nothing lost
         expect(result.delivered).toHaveLength(pages);
         expect(new Set(result.delivered).size).toBe(pages); // each exactly once
         expect(result.refetched, `seed ${SEED}`).toBeLessThanOrEqual(result.kills * concurrency);
