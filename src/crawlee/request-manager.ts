@@ -412,20 +412,24 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             signal: null,
             userData: how.userData,
         };
-        if (this.bestFirst) entry.signal = how.scoreWith(url)!.signal;
+        const scored = this.bestFirst ? how.scoreWith(url)! : null;
+        entry.signal = scored?.signal ?? null;
         if (this.focus && how.depth > 0 && this.focus.isDry(url)) {
             this.reserve.hold(uniqueKey, entry, 'dry-subtree');
             return this.skip('dry-subtree', url);
         }
-        return this.enqueue(entry, how.forefront) ? { added: true, uniqueKey } : this.skip('frontier-full', url);
+        const score = how.forefront ? FOREFRONT_SCORE : this.adjustForTraps(scored?.score ?? 0, entry.shape, url);
+        return this.enqueue(entry, score) ? { added: true, uniqueKey } : this.skip('frontier-full', url);
     }
 
-    /** Queues a new entry if there is room, evicting a worse one if need be; what does not fit goes to the reserve. */
-    private enqueue(entry: FrontierEntry, forefront: boolean): boolean {
+    /**
+     * Queues a new entry if there is room, evicting a worse one if need be; what does not fit goes to the reserve.
+     * `score` ranks it in the best-first queue (the tiered queue ranks by itself).
+     */
+    private enqueue(entry: FrontierEntry, score: number): boolean {
         const { uniqueKey, url } = entry;
         const room = this.room();
         if (this.bestFirst) {
-            const score = forefront ? FOREFRONT_SCORE : this.scoreOf(entry);
             const offer = this.bestFirst.offer(uniqueKey, url, entry.depth, score, entry, Math.max(0, room));
             if (offer.kind === 'rejected') {
                 this.noteDropped(uniqueKey, entry);
@@ -464,7 +468,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         if (this.frontierSize() > 0 || this.inFlight.size > 0 || this.retries.length > 0) return;
         for (const { payload: entry } of this.reserve.takeBest(this.room(), (e) => this.scoreOf(e))) {
             if (this.known.has(entry.uniqueKey) || this.robots?.policyFor(entry.url)?.isAllowed(entry.url) === false) continue;
-            if (this.enqueue(entry, false)) this.refilledCount++;
+            if (this.enqueue(entry, this.scoreOf(entry))) this.refilledCount++;
         }
     }
 
