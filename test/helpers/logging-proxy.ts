@@ -42,16 +42,22 @@ export async function startLoggingProxy(sites: Record<string, string>): Promise<
         }
         const upstream = httpRequest(new URL(`${target.pathname}${target.search}`, origin), { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
             res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.on('error', () => res.destroy());
             answer.pipe(res);
         });
-        upstream.on('error', () => res.writeHead(502).end());
+        // A client that gives up mid-answer resets its socket; that ends this exchange, not the test run.
+        upstream.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
+        req.on('error', () => upstream.destroy());
+        res.on('error', () => upstream.destroy());
         req.pipe(upstream);
     });
     server.on('connect', (req, socket) => {
         const [host = '', port = ''] = (req.url ?? '').split(':');
+        socket.on('error', () => socket.destroy());
         requests.push({ method: 'CONNECT', host: port === '443' ? host : `${host}:${port}`, path: '', forwarded: false, userAgent: '' });
         socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
     });
+    server.on('clientError', (_error, socket) => socket.destroy());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     return {
