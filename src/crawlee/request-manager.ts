@@ -11,7 +11,7 @@ import type {
 
 import { BestFirstQueue, LinkReserve, TieredQueue, TrapLearner, clusterKey } from '../frontier/index.js';
 import type { LinkReserveJSON } from '../frontier/index.js';
-import { addCounts, expectedCount, NO_LINKS } from '../focus/index.js';
+import { addCounts, continuesListing, expectedCount, NO_LINKS } from '../focus/index.js';
 import type { ExpectedCount, Focus, FrontierLinks, LinkSignal } from '../focus/index.js';
 import { cleanUrl, dedupKey, hostOf, shapeKey, skipReason } from '../url/index.js';
 import type { SkipOptions, SkipReason } from '../url/index.js';
@@ -304,24 +304,38 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     // ---------------------------------------------------------------- adding
 
-    /** Offers the links found on a page; returns how many were queued. */
+    /**
+     * Offers the links found on a page; returns how many were queued. Links that continue a listing (next page, »)
+     * are offered last, with the best of the page's items not fetched yet: they lead to more items like it.
+     */
     offerLinks(links: Iterable<LinkCandidate>, parent: ParentPage): number {
+        const items: LinkCandidate[] = [];
+        const continuations: LinkCandidate[] = [];
+        for (const link of links) (continuesListing(parent.url, link.url, link.anchor ?? '') ? continuations : items).push(link);
+        let bestItem: { score: number; signal: LinkSignal } | undefined;
         let queued = 0;
-        for (const link of links) {
+        const offer = (link: LinkCandidate, continues: LinkSignal | undefined): void => {
             const result = this.admit(link.url, {
                 depth: parent.depth + 1,
                 parentUrl: parent.url,
                 anchorText: link.anchor ?? '',
-                scoreWith: (url) =>
-                    this.focus?.scoreLink(
+                // Called only for a link not fetched yet (a new one, or one still queued).
+                scoreWith: (url) => {
+                    const scored = this.focus?.scoreLink(
                         { url, anchor: link.anchor ?? '', context: link.context ?? '', depth: parent.depth + 1 },
                         { url: parent.url, relevance: parent.relevance, isHub: parent.isHub },
-                    ),
+                        continues,
+                    );
+                    if (scored && continues === undefined && scored.score > (bestItem?.score ?? -Infinity)) bestItem = scored;
+                    return scored;
+                },
                 userData: {},
                 forefront: false,
             });
             if (result.added) queued++;
-        }
+        };
+        for (const link of items) offer(link, undefined);
+        for (const link of continuations) offer(link, bestItem?.signal);
         return queued;
     }
 

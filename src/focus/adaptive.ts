@@ -356,7 +356,8 @@ export class AdaptiveStop {
         if (this.#sources === 0 && this.#cold >= COLD_PATIENCE * patience) return 'no_relevant_pages';
         if (this.#stale < Math.ceil(patience / 2) || !this.#harvestDropped()) return null;
         const covered = this.#sources >= MIN_SOURCES && this.#coverage() >= coverageThreshold;
-        const saturated = this.#stale >= patience;
+        // A query term no relevant paragraph has mentioned is a part of the topic not found yet, not one exhausted.
+        const saturated = this.#stale >= patience && this.#termEvidence.every((evidence) => evidence > 0);
         if (!covered && !saturated) return null;
         const estimate = outlook?.(this.#novelPages);
         if (covered && (!estimate || estimate.low >= recallTarget)) return 'coverage_reached';

@@ -154,6 +154,11 @@ function isEnglish(lang: string | null | undefined): boolean {
     return typeof lang === 'string' && /^en(?:$|[-_])/i.test(lang);
 }
 
+/** An item's signal as a continuation stores it: one level deep, whatever the item carried. */
+function withoutContinuation({ continues: _nested, ...item }: LinkSignal): LinkSignal {
+    return item;
+}
+
 function bitCount(mask: number): number {
     let count = 0;
     for (let rest = mask; rest !== 0; rest &= rest - 1) count += 1;
@@ -228,7 +233,8 @@ export class Focus {
         // ([I] pagesift's target is relevance ≥ MIN_RELEVANCE; on acl2020 that rewarded links into filter
         // listings that repeat paper cards already read, and the parent weight rose until they filled the budget).
         const modelChanged = features !== null && this.#model.learn(features, novel);
-        if (takenScore !== null) this.#calibration.learn(takenScore, novel);
+        // A listing page pays off through the items it reveals, one hop later: its score says nothing about itself.
+        if (takenScore !== null && via?.continues === undefined) this.#calibration.learn(takenScore, novel);
         const weightsMoved = this.#termWeights.weightsMoved();
         const portalClosed = this.#noteEnglishHome(page);
         const localityMoved = this.#locality.observe(localityKeys(page.url), novel, RESCORE_DELTA);
@@ -251,8 +257,13 @@ export class Focus {
         return this.#facets.relevance(Facets.of(this.query, page.title, locator(page.url), page.markdown));
     }
 
-    /** Scores a discovered link and returns the signal to store with its queue entry. */
-    scoreLink(link: FocusLink, parent: FocusParent): { score: number; signal: LinkSignal } {
+    /**
+     * Scores a discovered link and returns the signal to store with its queue entry.
+     *
+     * @param continues For a link that continues a listing (`continuesListing`), the signal of the best item link found
+     *   on the same page: the link is worth at least that item one hop further away.
+     */
+    scoreLink(link: FocusLink, parent: FocusParent, continues?: LinkSignal): { score: number; signal: LinkSignal } {
         const english = isEnglish(this.#options.queryLanguage);
         const anchorTerms = this.query.maskOf(link.anchor);
         let kind = section(link.url, link.anchor);
@@ -271,6 +282,7 @@ export class Focus {
             languagePortal: english && isEnglishHomeShape(link.url),
             depth: link.depth,
             locality: localityKeys(link.url),
+            ...(continues && continues.fixed === undefined ? { continues: withoutContinuation(continues) } : {}),
         };
         return { score: this.score(signal), signal };
     }

@@ -43,11 +43,16 @@ function words(text: string): string[] {
         .filter((word) => word !== '');
 }
 
-/** Some word, or pair of adjacent words, is a furniture entry not exempted. */
+/**
+ * Some word, or pair of adjacent words, is a furniture entry, and no word of the name is exempted: a name that says a
+ * query term (`/news_events/` for a query about events, "Industry News" for one about industry partners) names a part
+ * of the site the query is about, whatever else it says.
+ */
 function hasFurnitureWord(list: readonly string[], exempt: (word: string) => boolean): boolean {
+    if (list.some(exempt)) return false;
     return list.some((word, i) => {
         const pair = i + 1 < list.length ? `${word}-${list[i + 1]}` : '';
-        return (FURNITURE_WORDS.has(word) && !exempt(word)) || FURNITURE_WORDS.has(pair);
+        return FURNITURE_WORDS.has(word) || FURNITURE_WORDS.has(pair);
     });
 }
 
@@ -56,7 +61,8 @@ function hasFurnitureWord(list: readonly string[], exempt: (word: string) => boo
  * slug and the anchor count only when short (`/about-us`, "Latest news"), because a long slug or
  * anchor is the title of the target and names what it is about.
  *
- * @param exempt Words not to count, normally the query terms: a query about university history may enter `/history/`.
+ * @param exempt Words that make a name not furniture, normally the query terms: a query about university history may
+ *   enter `/history/`, and one about events `/news_events/`.
  */
 export function isFurniture(url: string, anchor: string, exempt: (word: string) => boolean = () => false): boolean {
     const segments = pathSegments(new URL(url));

@@ -12,3 +12,4 @@ export * from './recall.js';
 export * from './calibration.js';
 export * from './focus.js';
 export * from './locality.js';
+export * from './listing.js';

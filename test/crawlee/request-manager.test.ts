@@ -70,6 +70,27 @@ describe('FocusedRequestManager', () => {
         expect(manager.entryOf(best)).toMatchObject({ parentUrl: 'https://www.e.edu/list', anchorText: 'Visa scholarship guide' });
     });
 
+    it('queues the next page of a listing with its best item not fetched yet, right after that item', async () => {
+        const manager = focusedManager();
+        await manager.addRequestsBatched([SEED]);
+        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        const list = { ...parent, url: 'https://www.e.edu/news/?page=3', isHub: true };
+        manager.offerLinks(
+            [
+                { url: 'https://www.e.edu/news/?page=4', anchor: 'next' },
+                { url: 'https://www.e.edu/news/41', anchor: 'Board minutes' },
+                { url: 'https://www.e.edu/news/42', anchor: 'Visa scholarship deadlines' },
+                { url: 'https://www.e.edu/about', anchor: 'About' },
+            ],
+            list,
+        );
+        expect(await drain(manager)).toEqual(['https://www.e.edu/news/42', 'https://www.e.edu/news/?page=4', 'https://www.e.edu/news/41', 'https://www.e.edu/about']);
+        // A page whose items were all fetched passes nothing on: the next page is worth only its own link.
+        manager.offerLinks([{ url: 'https://www.e.edu/news/42', anchor: 'Visa scholarship deadlines' }, { url: 'https://www.e.edu/news/?page=5', anchor: 'next' }], list);
+        const next = (await manager.fetchNextRequest())!;
+        expect(manager.entryOf(next)?.signal?.continues).toBeUndefined();
+    });
+
     it('enforces maxPages when a request is taken, keeps the frontier within the room left and evicts the worst', async () => {
         const manager = focusedManager({ maxPages: 3 });
         await manager.addRequestsBatched([SEED]);

@@ -133,8 +133,8 @@ describe('AdaptiveStop', () => {
     it('saturates once the recent harvest is clearly below the earlier one, and keeps reporting it', () => {
         const stop = new AdaptiveStop(query, { patience: 4 });
         const window = HARVEST_WINDOW_PATIENCE * 4;
-        for (let i = 0; i < 6; i++) expect(stop.observe(relevant(paragraphsAbout('student', 2, `p${i}`))).hit).toBe(true);
-        const page = relevant(paragraphsAbout('student', 2, 'p0')); // read before: nothing new
+        for (let i = 0; i < 6; i++) expect(stop.observe(relevant(i === 0 ? paragraphsAbout('housing', 1, 'p0') : paragraphsAbout('student', 2, `p${i}`))).hit).toBe(true);
+        const page = relevant(paragraphsAbout('student', 2, 'p1')); // read before: nothing new
         const repeats = observeAll(stop, Array(window).fill(page));
         expect(repeats.every((v) => !v.hit)).toBe(true);
         const first = repeats.findIndex((v) => v.stop === 'saturated');
@@ -143,6 +143,14 @@ describe('AdaptiveStop', () => {
         expect(repeats.slice(first).every((v) => v.stop === 'saturated')).toBe(true);
         // Later pages are still accounted (hit is reported) but the stop reason stays.
         expect(stop.observe(relevant(paragraphsAbout('housing', 3, 'late')))).toEqual({ hit: true, novel: true, stop: 'saturated' });
+    });
+
+    it('does not call a topic saturated while one of its terms has no evidence at all', () => {
+        const stop = new AdaptiveStop(query, { patience: 4 });
+        for (let i = 0; i < 6; i++) stop.observe(relevant(paragraphsAbout('student', 2, `s${i}`)));
+        const repeats = observeAll(stop, Array(3 * HARVEST_WINDOW_PATIENCE * 4).fill(relevant(paragraphsAbout('student', 2, 's1'))));
+        expect(repeats.every((v) => v.stop === null)).toBe(true);
+        expect(stop.summary().termEvidence).toEqual([12, 0]);
     });
 
     it('never stops a crawl whose harvest holds up, with runs of empty pages longer than the patience', () => {

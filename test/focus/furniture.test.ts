@@ -37,6 +37,14 @@ describe('isFurniture', () => {
         expect(isFurniture(e('/academics/history/'), 'History', historyQuery)).toBe(false);
         expect(isFurniture(e('/about/history/'), 'History', historyQuery)).toBe(true); // "about" still counts
     });
+
+    it('does not count a name that also says a query term: it names the part of the site the query is about', () => {
+        const eventsQuery = (word: string) => word === 'events' || word === 'industry';
+        expect(isFurniture(e('/news_events/events/369.html'), 'Nordic meeting in Oslo')).toBe(true);
+        expect(isFurniture(e('/news_events/events/369.html'), 'Nordic meeting in Oslo', eventsQuery)).toBe(false);
+        expect(isFurniture(e('/x/'), 'Industry News', eventsQuery)).toBe(false);
+        expect(isFurniture(e('/news/'), 'Latest news', eventsQuery)).toBe(true);
+    });
 });
 
 describe('isDatedLeaf', () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DATED_FACTOR, FURNITURE_FACTOR } from '../../src/focus/furniture.js';
 import {
-    DEPTH_DECAY, FOREIGN_FACTOR, isBlind, LANGUAGE_PORTAL_SCORE, linkScore, SECTION_SCORE,
+    DEPTH_DECAY, FOREIGN_FACTOR, isBlind, LANGUAGE_PORTAL_SCORE, linkScore, provenDemotion, SECTION_SCORE,
     type LinkScoreWeights, type LinkSignal,
 } from '../../src/focus/link-score.js';
 import { Locality, localityKeys } from '../../src/focus/locality.js';
@@ -62,6 +62,23 @@ describe('linkScore', () => {
         expect(sibling).toBeCloseTo(unknown + PRIOR_WEIGHTS[5]! * locality.estimate(localityKeys('http://e.edu/admissions/visiting.html')), 12);
         expect(sibling).toBeGreaterThan(unknown + 0.2);
         expect(linkScore(at('/jobs/staff.html'), weights)).toBe(0); // 0.1 − 0.3: clamped
+    });
+
+    it('lifts a demotion where the neighbourhood has paid off in this crawl, and keeps it where it has not', () => {
+        const locality = new Locality();
+        for (const id of [1, 2, 3]) locality.observe(localityKeys(`http://e.org/news/events/${id}.html`), true, 0.1);
+        for (const id of [1, 2, 3]) locality.observe(localityKeys(`http://e.org/news/press/${id}.html`), false, 0.1);
+        const weights = { ...start(), locality, model: [...PRIOR_WEIGHTS.slice(0, 5), 0] }; // locality weight 0: only the factor moves
+        const post = (path: string) => ({ ...plain, anchorTerms: 0b01, furniture: true, locality: localityKeys(`http://e.org${path}`) });
+        const undemoted = linkScore({ ...post('/news/events/4.html'), furniture: false }, weights);
+        const proven = linkScore(post('/news/events/4.html'), weights);
+        const untried = linkScore(post('/news/jobs/4.html'), weights);
+        expect(untried).toBeCloseTo(undemoted * FURNITURE_FACTOR, 12);
+        expect(linkScore(post('/news/press/4.html'), weights)).toBeCloseTo(undemoted * FURNITURE_FACTOR, 12);
+        expect(proven).toBeGreaterThan(3 * untried);
+        expect(proven).toBeLessThan(undemoted);
+        expect(provenDemotion(FURNITURE_FACTOR, 0.5)).toBe(1);
+        expect(provenDemotion(FURNITURE_FACTOR, 0.25)).toBeCloseTo(0.6, 12);
     });
 
     it('shrinks the section floor as the query gets covered, and drops it at full coverage', () => {
