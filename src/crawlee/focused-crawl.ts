@@ -604,7 +604,9 @@ export class FocusedCrawl {
         // An exact duplicate is an earlier page under another URL: it carries no new evidence about the topic or
         // about saturation, and its links were offered with the original. A near-duplicate brings no new evidence
         // either, but its links may differ.
-        const duplicate = seen.kind === 'duplicate';
+        // A soft 404 (the site's error page, served with 200) failed: nothing to judge, follow or deliver.
+        if (seen.kind === 'soft-404') this.countFailure('soft-404');
+        const duplicate = seen.kind === 'duplicate' || seen.kind === 'soft-404';
         const focusPage = { url, title: page.title, markdown: page.markdown, linkCount: page.links.length, proseWords: page.proseWords, lang: page.lang };
         const verdict = duplicate || nearDuplicateOf !== undefined ? undefined : this.focus?.observePage(focusPage, entry?.signal ?? null, this.manager);
         if (verdict?.rescore) this.manager.rescore();
@@ -640,7 +642,7 @@ export class FocusedCrawl {
         linkScore: number | null,
     ): Promise<{ delivered: boolean; duplicateOf: string | null }> {
         const relevant = this.focus ? relevance >= this.minRelevance : true;
-        if (!relevant) return { delivered: false, duplicateOf: null };
+        if (!relevant || seen.kind === 'soft-404') return { delivered: false, duplicateOf: null };
         const hash = textFingerprint(page.text);
         const first = this.delivered.get(hash) ?? (seen.kind === 'duplicate' ? seen.of : undefined) ?? nearDuplicateOf;
         // The first page with this text may itself have been held back as a near-duplicate: name the delivered one.

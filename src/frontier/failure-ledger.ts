@@ -27,6 +27,14 @@ export class FailureLedger {
         return this.update(key, counts);
     }
 
+    /** Counts one earlier fetch, recorded as a success, as failed after all; true when the part started failing. */
+    reclassifyAsFailed(key: string): boolean {
+        const counts = this.counts.get(key);
+        if (!counts || counts.failed >= counts.fetched) return false;
+        counts.failed += 1;
+        return this.update(key, counts);
+    }
+
     isFailing(key: string): boolean {
         return this.failing.size > 0 && this.failing.has(key);
     }

@@ -1,5 +1,6 @@
 import { DEFAULT_DELTA } from '../stat/index.js';
 import { failureShape, hostOf, shapeKey, urlShape } from '../url/index.js';
+import { CatchAllPages, type CatchAllPagesJSON } from './catch-all.js';
 import { FailureLedger } from './failure-ledger.js';
 import { textFingerprint } from './fingerprint.js';
 import {
@@ -14,7 +15,9 @@ export type Seen =
     /** The main text is identical to the page first fetched at `of`. */
     | { kind: 'duplicate'; of: string }
     /** The text differs from an earlier page of the same URL template only in digits. */
-    | { kind: 'templated' };
+    | { kind: 'templated' }
+    /** The text is the site's catch-all page, an error page served with 200 (see catch-all.ts): the fetch failed. */
+    | { kind: 'soft-404'; of: string };
 
 /** A URL template that is currently demoted. */
 export interface TrapInfo {
@@ -79,7 +82,9 @@ export interface TrapLearnerJSON {
     pages: [number, string][];
     templates: { shapeKey: string; shape: string; fetched: number; repeated: number; skeletons: number[] }[];
     /** Fetches and failures per host and per failure template (absent before failures were learned). */
-    failures?: { hosts: Array<[string, number, number]>; templates: Array<[string, number, number]> };
+    failures?: { hosts: Array<[string, number, number]>; templates: Array<[string, number, number]>; directories?: Array<[string, number, number]> };
+    /** Repeated texts and the catch-all pages among them (absent before soft 404s were learned). */
+    catchAll?: CatchAllPagesJSON;
     rules: RewriteRuleLearnerJSON;
 }
 
@@ -105,7 +110,10 @@ export class TrapLearner implements DemotionSource {
     /** Hosts (`hostOf`) and failure templates (`failureShape`) whose fetches keep failing. */
     private failingHosts: FailureLedger;
     private failingTemplates: FailureLedger;
+    /** Directory templates (`directoryShape`) most of whose pages were soft 404s: the error page lives under any name there. */
+    private failingDirectories: FailureLedger;
     private ruleLearner: RewriteRuleLearner;
+    private catchAll = new CatchAllPages();
 
     constructor(options: TrapLearnerOptions = {}) {
         this.minFetched = options.minFetched ?? 3;
@@ -113,6 +121,7 @@ export class TrapLearner implements DemotionSource {
         this.ruleLearner = new RewriteRuleLearner({ delta: options.delta ?? DEFAULT_DELTA });
         this.failingHosts = new FailureLedger(this.minFetched, ALL_FAILED);
         this.failingTemplates = new FailureLedger(this.minFetched, this.repeatedShare);
+        this.failingDirectories = new FailureLedger(this.minFetched, this.repeatedShare);
     }
 
     /** Bumped on every demotion and restoration, so queues know when to re-sort. */
@@ -128,12 +137,32 @@ export class TrapLearner implements DemotionSource {
             stats = { shape: urlShape(url), fetched: 0, repeated: 0, skeletons: new Set() };
             this.templates.set(key, stats);
         }
-        const seen = this.classify(url, text, stats);
+        const seen = this.softened(url, text, this.classify(url, text, stats));
         stats.fetched += 1;
         if (seen.kind !== 'new') stats.repeated += 1;
         this.updateDemotion(key, stats);
-        this.recordFetch(url, false);
+        // A soft 404 is a failed fetch of its failure template and its directory; its host answered.
+        const soft404 = seen.kind === 'soft-404';
+        this.recordFetch(url, false, soft404);
+        const directory = safely(directoryShape, url);
+        if (directory !== null && this.failingDirectories.record(directory, soft404)) this.generationCount += 1;
         return seen;
+    }
+
+    /** A duplicate whose text is the site's catch-all page is a soft 404, and so were the earlier fetches it reveals. */
+    private softened(url: string, text: string, seen: Seen): Seen {
+        if (seen.kind !== 'duplicate') return seen;
+        const fingerprint = textFingerprint(text);
+        const revealed = this.catchAll.observeRepeat(fingerprint, url, seen.of);
+        let changed = false;
+        for (const earlier of revealed) {
+            const template = safely(failureShape, earlier);
+            if (template !== null && this.failingTemplates.reclassifyAsFailed(template)) changed = true;
+            const directory = safely(directoryShape, earlier);
+            if (directory !== null && this.failingDirectories.reclassifyAsFailed(directory)) changed = true;
+        }
+        if (changed) this.generationCount += 1;
+        return this.catchAll.isCatchAll(fingerprint) ? { kind: 'soft-404', of: seen.of } : seen;
     }
 
     /**
@@ -144,7 +173,7 @@ export class TrapLearner implements DemotionSource {
      * host with a failing template among working ones is not failing: its template is.
      */
     observeFailure(url: string): void {
-        this.recordFetch(url, true);
+        this.recordFetch(url, true, true);
     }
 
     /** Whether every fetch of the URL's host has failed (a failure there is not worth retrying either). */
@@ -155,21 +184,24 @@ export class TrapLearner implements DemotionSource {
 
     /** The hosts and failure templates demoted for failing. */
     failingParts(): FailingPartInfo[] {
-        return [...this.failingHosts.failingParts(), ...this.failingTemplates.failingParts()].map(({ key, fetched, failed }) => ({ part: key, fetched, failed }));
+        const ledgers = [this.failingHosts, this.failingTemplates, this.failingDirectories];
+        return ledgers.flatMap((ledger) => ledger.failingParts()).map(({ key, fetched, failed }) => ({ part: key, fetched, failed }));
     }
 
-    private recordFetch(url: string, failed: boolean): void {
+    private recordFetch(url: string, hostFailed: boolean, templateFailed: boolean): void {
         const host = safely(hostOf, url);
         const template = safely(failureShape, url);
-        let changed = host !== null && this.failingHosts.record(host, failed);
-        if (template !== null && this.failingTemplates.record(template, failed)) changed = true;
+        let changed = host !== null && this.failingHosts.record(host, hostFailed);
+        if (template !== null && this.failingTemplates.record(template, templateFailed)) changed = true;
         if (changed) this.generationCount += 1;
     }
 
     private isFailingUrl(url: string): boolean {
         if (this.isFailingHost(url)) return true;
         const template = safely(failureShape, url);
-        return template !== null && this.failingTemplates.isFailing(template);
+        if (template !== null && this.failingTemplates.isFailing(template)) return true;
+        const directory = safely(directoryShape, url);
+        return directory !== null && this.failingDirectories.isFailing(directory);
     }
 
     /**
@@ -221,7 +253,8 @@ export class TrapLearner implements DemotionSource {
                 repeated,
                 skeletons: [...skeletons],
             })),
-            failures: { hosts: this.failingHosts.toJSON(), templates: this.failingTemplates.toJSON() },
+            failures: { hosts: this.failingHosts.toJSON(), templates: this.failingTemplates.toJSON(), directories: this.failingDirectories.toJSON() },
+            catchAll: this.catchAll.toJSON(),
             rules: this.ruleLearner.toJSON(),
         };
     }
@@ -242,7 +275,9 @@ export class TrapLearner implements DemotionSource {
         if (json.failures) {
             learner.failingHosts = FailureLedger.fromJSON(json.failures.hosts, learner.minFetched, ALL_FAILED);
             learner.failingTemplates = FailureLedger.fromJSON(json.failures.templates, learner.minFetched, learner.repeatedShare);
+            learner.failingDirectories = FailureLedger.fromJSON(json.failures.directories ?? [], learner.minFetched, learner.repeatedShare);
         }
+        learner.catchAll = CatchAllPages.fromJSON(json.catchAll);
         learner.generationCount = json.generation;
         return learner;
     }
@@ -272,6 +307,11 @@ export class TrapLearner implements DemotionSource {
         else this.demoted.delete(key);
         this.generationCount += 1;
     }
+}
+
+/** The template of the directory a URL is in (`failureShape` of that directory): `h/guide/3/x.html` → `h/guide/#/`. */
+function directoryShape(url: string): string {
+    return failureShape(new URL('.', url));
 }
 
 /** `parse(url)`, or null for a URL that cannot be parsed. */

@@ -23,17 +23,27 @@ function prose(i: number): string {
     return `${words.join(' ')} and the ${words.reverse().join(' ')} of this part`;
 }
 
+/** How the site answers a link of its failing template: a 404, or a soft 404 (an error page served with 200). */
+type Failure = '404' | 'soft-404';
+
 /**
- * A site whose pages each link, under anchors naming the query, to `keyword_<topic>-<i>.html` pages that are all 404
- * (a generated link template pointing nowhere, as on a real conference site), and to more guide pages that exist.
+ * A site whose pages each link, under anchors naming the query, to pages that do not exist: `keyword_<topic>-<i>.html`
+ * pages that are all 404 (a generated link template pointing nowhere, as on a real conference site), or, for soft 404s,
+ * `<i>/<topic>-notes.html` below each guide page that all answer "Page not found" with status 200 (a relative link
+ * resolved against the wrong base, as on a real institutional site). It also links to more guide pages that exist.
  */
-function siteWithFailingTemplate(): Promise<LoggingServer> {
+function siteWithFailingTemplate(failure: Failure): Promise<LoggingServer> {
     return startLoggingServer((url) => {
         const guide = /^\/guide\/(\d+)$/.exec(url.pathname);
+        const notFound = page('Page not found', '<main><h1>Page not found</h1><p>Sorry, the page you asked for does not exist.</p></main>');
+        if (failure === 'soft-404' && /^\/guide\/\d+\/[a-z]+-notes\.html$/.test(url.pathname)) {
+            return (_req, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(notFound);
+        }
         if (url.pathname !== '/' && !guide) return undefined; // keyword_*.html and everything else: 404
         const i = guide ? Number(guide[1]) : 0;
         const next = [2 * i + 1, 2 * i + 2].map((k) => `<li><a href="/guide/${k}">Telescope optics guide ${k}</a></li>`).join('');
-        const keywords = TOPICS.map((topic) => `<li><a href="/keyword_${topic}-${i}.html">Telescope optics: ${topic}</a></li>`).join('');
+        const target = (topic: string) => (failure === '404' ? `/keyword_${topic}-${i}.html` : `/guide/${i}/${topic}-notes.html`);
+        const keywords = TOPICS.map((topic) => `<li><a href="${target(topic)}">Telescope optics: ${topic}</a></li>`).join('');
         return (_req, res) =>
             void res
                 .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
@@ -41,21 +51,34 @@ function siteWithFailingTemplate(): Promise<LoggingServer> {
     });
 }
 
-describe.each<CrawlMode>(['http', 'browser'])('a failing link template in %s mode', (mode) => {
+const failingPath = (failure: Failure) => (failure === '404' ? /^\/keyword_/ : /-notes\.html$/);
+
+describe.each<[CrawlMode, Failure]>([
+    ['http', '404'],
+    ['browser', '404'],
+    ['http', 'soft-404'], // the catch-all page is learned from page texts, the same in every mode
+])('a failing link template in %s mode (%s)', (mode, failure) => {
     let site: LoggingServer;
     beforeAll(async () => {
-        site = await siteWithFailingTemplate();
+        site = await siteWithFailingTemplate(failure);
     });
     afterAll(async () => site.close());
 
     it(`is demoted after a few failures: it takes at most ${MAX_FAILING_SHARE * 100} % of the budget, and the report names it`, async () => {
         const before = site.requests.length;
-        const { report } = await crawl({ mode, query: 'telescope optics', startUrls: [`${site.url}/`], maxPages: BUDGET, maxConcurrency: 2, stop: 'never' });
+        const { report, items } = await crawl({ mode, query: 'telescope optics', startUrls: [`${site.url}/`], maxPages: BUDGET, maxConcurrency: 2, stop: 'never' });
         const pages = site.requests.slice(before).filter((r) => r.path !== '/robots.txt' && r.path !== '/favicon.ico');
-        const failing = pages.filter((r) => r.path.startsWith('/keyword_'));
+        const failing = pages.filter((r) => failingPath(failure).test(r.path));
         console.log(`${mode}: ${failing.length} requests of ${pages.length} to the failing template`, JSON.stringify(report.failures), JSON.stringify(report.failing));
         expect(report.pagesFetched).toBe(BUDGET);
         expect(failing.length).toBeLessThanOrEqual(MAX_FAILING_SHARE * BUDGET);
-        expect(report.failing).toContainEqual(expect.objectContaining({ part: expect.stringContaining('/keyword_*.html') }));
+        if (failure === '404') {
+            expect(report.failing).toContainEqual(expect.objectContaining({ part: expect.stringContaining('/keyword_*.html') }));
+        } else {
+            expect(report.failures['soft-404']).toBeGreaterThan(0);
+            expect(report.failing).toContainEqual(expect.objectContaining({ part: expect.stringContaining('/guide/') }));
+            // Only the first copy can be delivered: the crawl cannot know a text repeats before it has seen it twice.
+            expect(items.filter((item) => item.title === 'Page not found').length).toBeLessThanOrEqual(1);
+        }
     }, 240_000);
 });
