@@ -22,6 +22,9 @@ Options of crawl (and demo):
   --proxy <url>           send requests through this proxy
   --ignore-https-errors   accept invalid TLS certificates
   --ignore-robots         do not read robots.txt (nor the sitemaps it names); by default it is obeyed
+  --no-documents          do not read PDF, Office, OpenDocument, CSV or text files (by default they are
+                          converted to Markdown, scored and delivered like pages)
+  --max-document-mb <N>   largest document read, in MiB (default 20)
   --concurrency <N>       pages in parallel at most
   --per-host <N>          requests in flight per host at most (default 4)
   --delay <ms>            minimum delay between requests to one host (default 0)
@@ -47,6 +50,8 @@ const OPTIONS = {
     proxy: { type: 'string' },
     'ignore-https-errors': { type: 'boolean' },
     'ignore-robots': { type: 'boolean' },
+    'no-documents': { type: 'boolean' },
+    'max-document-mb': { type: 'string' },
     concurrency: { type: 'string' },
     'per-host': { type: 'string' },
     delay: { type: 'string' },
@@ -141,6 +146,8 @@ function crawlOptions(urls: string[], values: Values): CreateFocusedCrawlerOptio
         ...(values.proxy ? { proxyUrls: [values.proxy] } : {}),
         ...(values['ignore-https-errors'] ? { ignoreHttpsErrors: true } : {}),
         ...(values['ignore-robots'] ? { respectRobotsTxt: false } : {}),
+        ...(values['no-documents'] ? { documents: false } : {}),
+        ...(values['max-document-mb'] !== undefined ? { maxDocumentBytes: positiveInteger('--max-document-mb', values['max-document-mb']) * 1024 * 1024 } : {}),
         ...(values.storage ? { storageDir: values.storage } : {}),
         ...(values['stall-timeout'] !== undefined ? { stallTimeoutSecs: positiveInteger('--stall-timeout', values['stall-timeout']) } : {}),
         ...(values.chromium ? { browser: { executablePath: values.chromium } } : {}),

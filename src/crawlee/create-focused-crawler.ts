@@ -5,6 +5,7 @@ import type { Page } from 'playwright';
 import { InsecureHttpClient, ProxiedAdaptivePlaywrightCrawler } from './adaptive-crawler.js';
 import { TemplateRenderingPredictor } from './rendering-predictor.js';
 import { CHROMIUM_ARGS, chromiumExecutable, trackDataRequests } from './browser.js';
+import { DOCUMENT_MIME_TYPES } from '../extract/documents/index.js';
 import { FocusedCrawl } from './focused-crawl.js';
 import type { FocusedCrawlOptions } from './focused-crawl.js';
 import type { FocusReport } from './report.js';
@@ -29,8 +30,6 @@ export interface CreateFocusedCrawlerOptions extends Omit<FocusedCrawlOptions, '
     requestHandler?: (context: CrawlingContext) => Promise<unknown> | unknown;
     /** Proxy URLs for Crawlee's `ProxyConfiguration`. @default none */
     proxyUrls?: string[];
-    /** Accept invalid TLS certificates (self-signed test servers, intercepting proxies). @default false */
-    ignoreHttpsErrors?: boolean;
     /** Pages fetched in parallel at most. @default Crawlee's default (200), autoscaled */
     maxConcurrency?: number;
     /** @default 1 */
@@ -46,8 +45,6 @@ export interface CreateFocusedCrawlerOptions extends Omit<FocusedCrawlOptions, '
     storageDir?: string;
     /** How often Crawlee emits `persistState` (the plugin also snapshots after every handled page). @default 60_000 */
     persistStateIntervalMillis?: number;
-    /** User-Agent header of every request, in both modes (robots.txt is matched as `crawlee-focus` regardless). @default CRAWLEE_FOCUS_USER_AGENT */
-    userAgent?: string;
     /** Any other Crawlee crawler options, passed through unchanged. @default {} */
     crawlerOptions?: Record<string, unknown>;
 }
@@ -81,7 +78,7 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
     });
     const userAgent = options.userAgent ?? CRAWLEE_FOCUS_USER_AGENT;
     const fetchText = options.fetchText ?? createTextFetcher({ userAgent, proxyUrl: options.proxyUrls?.[0], ignoreHttpsErrors: options.ignoreHttpsErrors });
-    const focus = await FocusedCrawl.open({ ...options, fetchText, config, identity: mode });
+    const focus = await FocusedCrawl.open({ ...options, userAgent, fetchText, config, identity: mode });
     const common = {
         ...(crawlerAcceptsRequestManager() ? { requestManager: focus.manager } : { requestQueue: focus.requestQueue }),
         requestHandler: focus.handler(options.requestHandler),
@@ -125,7 +122,14 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
             },
         ];
         crawler = new CheerioCrawler(
-            { ...common, preNavigationHooks: httpHooks, ...(options.ignoreHttpsErrors ? { ignoreSslErrors: true } : {}), ...passThrough } as never,
+            {
+                ...common,
+                preNavigationHooks: httpHooks,
+                ...(options.ignoreHttpsErrors ? { ignoreSslErrors: true } : {}),
+                // Documents arrive as a body like a page and are converted (src/crawlee/documents.ts).
+                ...(focus.documents.enabled ? { additionalMimeTypes: [...DOCUMENT_MIME_TYPES] } : {}),
+                ...passThrough,
+            } as never,
             config,
         ) as unknown as BasicCrawler;
     } else if (mode === 'browser') {

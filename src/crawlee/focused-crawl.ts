@@ -11,7 +11,9 @@ import { NearDuplicateIndex, simHash } from '../frontier/near-duplicate.js';
 import type { SimHash } from '../frontier/near-duplicate.js';
 import type { Seen, TrapLearnerJSON } from '../frontier/index.js';
 import type { SkipOptions } from '../url/index.js';
+import { DOCUMENT_CONTENT_TYPES, type DocumentKind } from '../extract/documents/index.js';
 import { settleRenderedPage } from './browser.js';
+import { DocumentFetchError, DocumentReader, markAsDocument } from './documents.js';
 import { browserPageOf, RenderingLedger } from './rendering.js';
 import { PhaseClock } from './timings.js';
 import { buildReport } from './report.js';
@@ -101,6 +103,20 @@ export interface FocusedCrawlOptions {
     /** HTML read per page at most, in characters: longer pages are cut there and counted as failure `truncated`. @default MAX_HTML_CHARS */
     maxHtmlChars?: number;
     /**
+     * Read documents (PDF, DOCX, XLSX, PPTX, ODT/ODS/ODP, CSV, plain text) as pages: converted to Markdown, scored and
+     * delivered like HTML. In browser modes they are fetched over HTTP with the crawler's proxy and session.
+     * @default true
+     */
+    documents?: boolean;
+    /** Largest document read, in bytes; a larger one fails as `document-too-large`. @default MAX_DOCUMENT_BYTES (20 MiB) */
+    maxDocumentBytes?: number;
+    /** Time one document's conversion may take; a slower one fails as `document-timeout`. @default DOCUMENT_TIMEOUT_MILLIS (30 s) */
+    documentTimeoutMillis?: number;
+    /** User-Agent header of every request, in every mode (robots.txt is matched as `crawlee-focus` regardless). @default CRAWLEE_FOCUS_USER_AGENT */
+    userAgent?: string;
+    /** Accept invalid TLS certificates (self-signed test servers, intercepting proxies). @default false */
+    ignoreHttpsErrors?: boolean;
+    /**
      * How long requests may be pending with nothing taken, handled or retried before the stall watchdog hands them out
      * again; after as long again with no progress the crawl stops as `stalled` (its pending requests are kept, so a
      * resume retries them). Waits the crawl knows the end of (Retry-After, Crawl-delay) do not count.
@@ -168,6 +184,8 @@ export class FocusedCrawl {
     private readonly maxHtmlChars: number;
     /** AdaptivePlaywrightCrawler's double runs of one request (see rendering.ts). */
     readonly renderings = new RenderingLedger();
+    /** PDF, Office and other documents: how they are fetched and converted, and their counts by type. */
+    readonly documents: DocumentReader;
     /** Where this process's time per page went, by phase (`FOCUS_REPORT.timings`). */
     readonly clock = new PhaseClock();
     /**
@@ -199,6 +217,14 @@ export class FocusedCrawl {
         this.minRelevance = options.minRelevance ?? MIN_RELEVANCE;
         this.stopPolicy = options.stop ?? 'adaptive';
         this.maxHtmlChars = options.maxHtmlChars ?? MAX_HTML_CHARS;
+        this.documents = new DocumentReader({
+            enabled: options.documents ?? true,
+            ...(options.maxDocumentBytes !== undefined ? { maxBytes: options.maxDocumentBytes } : {}),
+            ...(options.documentTimeoutMillis !== undefined ? { timeoutMillis: options.documentTimeoutMillis } : {}),
+            ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}),
+            ignoreHttpsErrors: options.ignoreHttpsErrors ?? false,
+            inScope: (url) => this.manager.isInScope(url),
+        });
         this.resumed = saved !== null;
         this.trapLearner = saved ? TrapLearner.fromJSON(saved.trapLearner) : new TrapLearner();
         const query = options.query?.trim() ? options.query.trim() : null;
@@ -226,6 +252,11 @@ export class FocusedCrawl {
                           onSitemapUrls: (urls, sitemapUrl) => this.queueSitemapUrls(urls, sitemapUrl),
                       }),
             onRequestHandled: () => this.clock.time('snapshot', () => this.persist()),
+            // Chromium downloads a document instead of rendering it: fetch it over HTTP. (Plain HTTP crawls read it
+            // directly; AdaptivePlaywrightCrawler cannot skip a navigation, and fetches it after Chromium opened it.)
+            prepareRequest: (request: Request) => {
+                if (options.identity === 'browser' && this.documents.isDocumentUrl(request.url)) markAsDocument(request);
+            },
         };
         this.manager = saved
             ? FocusedRequestManager.fromJSON(saved.manager, managerOptions)
@@ -448,7 +479,10 @@ export class FocusedCrawl {
         return async ({ request }: { request: RetriedRequest }, error: Error): Promise<void> => {
             const navigated = request.userData.__focusNavigated === true;
             request.userData.__focusNavigated = false; // the next attempt sets it anew
-            if (PERMANENT_FAILURE.test(error?.message ?? '')) request.noRetry = true;
+            // A file the URL did not announce: fetch it as a document next time, without using up a retry.
+            if (this.documents.switchToFetch(request, error)) request.retryCount -= 1;
+            else if (error instanceof DocumentFetchError) request.noRetry = true;
+            else if (PERMANENT_FAILURE.test(error?.message ?? '')) request.noRetry = true;
             else if (!navigated) this.spareRetry(request);
             // A host most of whose fetches fail (down, or not there at all) is not worth a second try per page.
             else if (this.trapLearner.isFailingHost(request.url)) request.noRetry = true;
@@ -532,6 +566,7 @@ export class FocusedCrawl {
             frontierLeft: this.manager.frontierSize(),
             reserve: { held: this.manager.reserveSize, refilled: this.manager.refilled },
             rendering: { ...this.renderings.scored },
+            documents: this.documents.summary(),
             timings: this.clock.summary(),
             estimatedRecall: this.focus?.estimateRecall(this.manager) ?? null,
             elapsedMillis: Date.now() - this.startedAt,
@@ -579,22 +614,16 @@ export class FocusedCrawl {
             this.setPageFocus(context, { relevance: 0, hit: false, delivered: false, duplicateOf: null, depth: entry?.depth ?? 0, linkScore: entry?.linkScore ?? null, linksQueued: 0 });
             return true;
         }
-        const html = await this.clock.time('read', () => readHtml(context, this.options));
-        const url = request.loadedUrl ?? request.url;
-        if (looksBinary(html)) {
-            this.countFailure('binary-content');
-            context.log.warning(`crawlee-focus: ${url} is served as HTML but its body is binary data; not read.`);
+        const unread = () => {
             this.setPageFocus(context, { relevance: 0, hit: false, delivered: false, duplicateOf: null, depth: entry?.depth ?? 0, linkScore: entry?.linkScore ?? null, linksQueued: 0 });
             return true;
-        }
-        const page = await this.clock.time('extract', () => extractPage(html, url, { maxHtmlChars: this.maxHtmlChars }));
+        };
+        const read = await this.readPage(context);
+        if (read === null) return unread();
+        if (read === 'app-shell') return false;
+        const { page, documentKind } = read;
+        const url = request.loadedUrl ?? request.url;
         const scoringStarted = performance.now();
-        if (this.renderings.rejectsAsShell(context, html, page)) return false;
-        if (page.truncated) {
-            this.countFailure('truncated');
-            context.log.warning(`crawlee-focus: ${url} has ${html.length} characters of HTML; only the first ${this.maxHtmlChars} are read (option maxHtmlChars).`);
-        }
-        this.renderings.record(context, page);
         const seen = this.trapLearner.observe(url, page.text);
         const fingerprint = simHash(page.markdown);
         const similar = fingerprint === null ? undefined : this.nearDuplicates.find(fingerprint);
@@ -616,7 +645,7 @@ export class FocusedCrawl {
 
         const linksQueued = duplicate ? 0 : this.manager.offerLinks(page.links, { url, depth, relevance, isHub: isHub(page.links.length, page.proseWords) });
         this.clock.add('score', performance.now() - scoringStarted);
-        const delivery = await this.clock.time('deliver', () => this.deliver(context, page, { seen, fingerprint, nearDuplicateOf }, relevance, depth, entry?.parentUrl ?? null, entry?.anchorText ?? '', entry?.linkScore ?? null));
+        const delivery = await this.clock.time('deliver', () => this.deliver(context, page, { seen, fingerprint, nearDuplicateOf, documentKind }, relevance, depth, entry?.parentUrl ?? null, entry?.anchorText ?? '', entry?.linkScore ?? null));
         this.pagesProcessed += 1;
         this.clock.countPage();
         this.setPageFocus(context, { relevance, hit: verdict?.hit ?? false, ...delivery, depth, linkScore: entry?.linkScore ?? null, linksQueued });
@@ -631,10 +660,52 @@ export class FocusedCrawl {
         return true;
     }
 
+    /**
+     * The page a handled request holds: HTML read and extracted, or a document fetched and converted. Null when there
+     * is nothing to score (an error status, binary data, a document that cannot be read: the failure is counted);
+     * `'app-shell'` for AdaptivePlaywrightCrawler's plain-HTTP run of a page that must be rendered.
+     */
+    private async readPage(context: CrawlingContext): Promise<{ page: PageData; documentKind: DocumentKind | null } | 'app-shell' | null> {
+        const { request } = context;
+        if (request.userData.__focusDocument === true) {
+            request.userData.__focusNavigated = true;
+            markSent(request);
+        }
+        const document = await this.clock.time('read', () => this.documents.read(context));
+        const url = () => request.loadedUrl ?? request.url;
+        if (document) {
+            if (document.status >= 400) {
+                this.countFailure(`http-${document.status}`, url());
+                return null;
+            }
+            const converted = await this.clock.time('extract', () => this.documents.convert(document));
+            if (!converted.ok) {
+                this.countFailure(converted.reason);
+                context.log.warning(`crawlee-focus: ${url()} (${converted.kind ?? 'unknown type'}) is not read: ${converted.message}.`);
+                return null;
+            }
+            return { page: converted.page, documentKind: converted.kind };
+        }
+        const html = await this.clock.time('read', () => readHtml(context, this.options));
+        if (looksBinary(html)) {
+            this.countFailure('binary-content');
+            context.log.warning(`crawlee-focus: ${url()} is served as HTML but its body is binary data; not read.`);
+            return null;
+        }
+        const page = await this.clock.time('extract', () => extractPage(html, url(), { maxHtmlChars: this.maxHtmlChars }));
+        if (this.renderings.rejectsAsShell(context, html, page)) return 'app-shell';
+        if (page.truncated) {
+            this.countFailure('truncated');
+            context.log.warning(`crawlee-focus: ${url()} has ${html.length} characters of HTML; only the first ${this.maxHtmlChars} are read (option maxHtmlChars).`);
+        }
+        this.renderings.record(context, page);
+        return { page, documentKind: null };
+    }
+
     private async deliver(
         context: CrawlingContext,
         page: PageData,
-        { seen, fingerprint, nearDuplicateOf }: { seen: Seen; fingerprint: SimHash | null; nearDuplicateOf: string | undefined },
+        { seen, fingerprint, nearDuplicateOf, documentKind }: { seen: Seen; fingerprint: SimHash | null; nearDuplicateOf: string | undefined; documentKind: DocumentKind | null },
         relevance: number,
         depth: number,
         parentUrl: string | null,
@@ -656,9 +727,11 @@ export class FocusedCrawl {
         this.remember(hash, page.url);
         if (fingerprint !== null) this.nearDuplicates.add(fingerprint, page.url);
         this.relevantPages += 1;
+        if (documentKind !== null) this.documents.noteDelivered(documentKind);
         await context.pushData({
             url: page.url,
             title: page.title,
+            contentType: documentKind === null ? 'text/html' : DOCUMENT_CONTENT_TYPES[documentKind][0],
             markdown: page.markdown,
             relevance,
             depth,

@@ -1,6 +1,7 @@
 import type { Focus, RecallEstimate, StopReason } from '../focus/index.js';
 import type { PageTimings } from './timings.js';
 import type { FailingPartInfo, RewriteRuleInfo, TrapInfo, TrapLearner } from '../frontier/index.js';
+import type { DocumentCounts } from './documents.js';
 
 /** Why a crawl ended: the focus's own reasons, or `stalled` when the watchdog found nothing moving (see watchdog.ts). */
 export type CrawlStopReason = StopReason | 'stalled';
@@ -40,6 +41,11 @@ export interface FocusReport {
     reserve: { held: number; refilled: number };
     /** Pages scored from a browser rendering and from plain HTTP by this process (adaptive mode has both). */
     rendering: { browser: number; http: number };
+    /**
+     * Documents by type (`pdf`, `docx`, …; `unknown` when the type could not be told): fetched, converted to Markdown,
+     * and delivered as relevant. Those that could not be read are counted in `failures` by reason (`document-…`).
+     */
+    documents: DocumentCounts;
     /** Mean milliseconds per page of each phase crawlee-focus adds, in this process (see timings.ts). */
     timings: PageTimings;
     /**
@@ -64,6 +70,7 @@ export interface ReportInput {
     frontierLeft: number;
     reserve: { held: number; refilled: number };
     rendering: { browser: number; http: number };
+    documents: DocumentCounts;
     timings: PageTimings;
     estimatedRecall: RecallEstimate | null;
     elapsedMillis: number;
@@ -89,6 +96,7 @@ export function buildReport(input: ReportInput): FocusReport {
         frontierLeft: input.frontierLeft,
         reserve: input.reserve,
         rendering: input.rendering,
+        documents: input.documents,
         timings: input.timings,
         estimatedRecall: input.estimatedRecall,
         elapsedMillis: input.elapsedMillis,

@@ -117,6 +117,8 @@ export interface FocusedRequestManagerOptions {
      * lose requests that were still in flight.
      */
     onRequestHandled?: (request: Request) => Promise<void> | void;
+    /** Called on every request the manager hands out, before Crawlee sees it (e.g. to fetch documents without navigating). */
+    prepareRequest?: (request: Request) => void;
 }
 
 /** Demoted templates go behind every normally scored link, as the tiered queue serves them last. */
@@ -200,10 +202,11 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     readonly trapLearner: TrapLearner;
     readonly maxPages: number;
 
-    private readonly options: Required<Omit<FocusedRequestManagerOptions, 'focus' | 'trapLearner' | 'allowedHosts' | 'clusterCap' | 'onRequestHandled' | 'robots'>> & {
+    private readonly options: Required<Omit<FocusedRequestManagerOptions, 'focus' | 'trapLearner' | 'allowedHosts' | 'clusterCap' | 'onRequestHandled' | 'robots' | 'prepareRequest'>> & {
         clusterCap: number;
     };
     private readonly onRequestHandled: FocusedRequestManagerOptions['onRequestHandled'];
+    private readonly prepareRequest: FocusedRequestManagerOptions['prepareRequest'];
     private readonly robots: RobotsCache | null;
     private bestFirst: BestFirstQueue<FrontierEntry> | null;
     private tiered: TieredQueue<FrontierEntry> | null;
@@ -266,6 +269,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         this.tiered = this.focus ? null : new TieredQueue<FrontierEntry>(this.trapLearner);
         this.seenGeneration = this.trapLearner.generation;
         this.onRequestHandled = options.onRequestHandled;
+        this.prepareRequest = options.prepareRequest;
         this.robots = options.robots ?? null;
     }
 
@@ -730,6 +734,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         });
         request.id = requestIdOf(entry.uniqueKey);
         request.crawlDepth = entry.depth;
+        this.prepareRequest?.(request);
         return request;
     }
 
