@@ -92,6 +92,9 @@ describe('convertDocument', () => {
         const big = await convertDocument(Buffer.alloc(2048, 'a'), { url: `${BASE}big.txt`, contentType: 'text/plain' }, { maxBytes: 1024 });
         expect(big).toMatchObject({ ok: false, kind: 'text', reason: 'document-too-large' });
         expect(!big.ok && big.message).toMatch(/2048 bytes, more than 1024 \(option maxDocumentBytes\)/);
+        const pages = Array.from({ length: 200 }, (_, i) => [`Page ${i} of a long report`]);
+        const slow = await convertDocument(makePdf(pages), { url: `${BASE}report.pdf`, contentType: TYPES.pdf }, { timeoutMillis: 1 });
+        expect(slow).toMatchObject({ ok: false, kind: 'pdf', reason: 'document-timeout' });
     });
 });
 

@@ -1,5 +1,5 @@
 /** PDF to HTML through unpdf (PDF.js): the text of each page as paragraphs, the title from the document's metadata, link annotations kept. */
-import { extractLinks, extractText, getDocumentProxy, getMeta } from 'unpdf';
+import { extractLinks, getDocumentProxy, getMeta } from 'unpdf';
 import { escapeHtml, paragraphsHtml } from './html.js';
 import type { ConvertedHtml } from './office.js';
 
@@ -8,6 +8,15 @@ export const MAX_PDF_PAGES = 500;
 
 /** Raised for a PDF that needs a password: PDF.js's PasswordException. */
 export class EncryptedDocumentError extends Error {}
+
+type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+
+/** The text of one page, a line per text line (PDF.js marks line ends with `hasEOL`). */
+async function pageText(pdf: PdfDocument, number: number): Promise<string> {
+    const page = await pdf.getPage(number);
+    const { items } = await page.getTextContent();
+    return items.map((item) => ('str' in item ? `${item.str}${item.hasEOL ? '\n' : ''}` : '')).join('');
+}
 
 export async function pdfToHtml(bytes: Uint8Array): Promise<ConvertedHtml> {
     let pdf;
@@ -21,9 +30,8 @@ export async function pdfToHtml(bytes: Uint8Array): Promise<ConvertedHtml> {
     try {
         const meta = await getMeta(pdf).catch(() => ({ info: {} as Record<string, unknown> }));
         const title = typeof meta.info['Title'] === 'string' ? meta.info['Title'].trim() : '';
-        const pages = pdf.numPages > MAX_PDF_PAGES ? MAX_PDF_PAGES : pdf.numPages;
-        const { text } = await extractText(pdf, { mergePages: false });
-        const pageTexts = (text as string[]).slice(0, pages);
+        const pageTexts: string[] = [];
+        for (let number = 1; number <= Math.min(pdf.numPages, MAX_PDF_PAGES); number++) pageTexts.push(await pageText(pdf, number));
         const { links } = await extractLinks(pdf).catch(() => ({ links: [] as string[] }));
         const linkList = [...new Set(links)].map((href) => `<li><a href="${escapeHtml(href)}">${escapeHtml(href)}</a></li>`).join('');
         const body = pageTexts.map((page) => `<section>${paragraphsHtml(page.replace(/\n(?=\S)/g, '\n\n'))}</section>`).join('\n');
