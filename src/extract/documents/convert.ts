@@ -10,6 +10,7 @@ import { documentHtml, paragraphsHtml, tableHtml } from './html.js';
 import { containerOf, documentKindOfContentType, documentKindOfUrl, type DocumentKind } from './kinds.js';
 import { docxToHtml, odfToHtml, pptxToHtml, xlsxToHtml, type ConvertedHtml } from './office.js';
 import { EncryptedDocumentError, pdfToHtml } from './pdf.js';
+import { Deadline, DocumentTimeoutError } from './deadline.js';
 
 /** Limits of {@link convertDocument}. */
 export interface DocumentLimits {
@@ -90,16 +91,16 @@ async function kindOf(bytes: Uint8Array, declared: DocumentKind | null): Promise
     throw new Skip('document-unsupported', 'not a document format crawlee-focus reads');
 }
 
-async function toHtml(kind: DocumentKind, bytes: Uint8Array): Promise<ConvertedHtml> {
+async function toHtml(kind: DocumentKind, bytes: Uint8Array, deadline: Deadline): Promise<ConvertedHtml> {
     switch (kind) {
         case 'pdf':
-            return pdfToHtml(bytes);
+            return pdfToHtml(bytes, deadline);
         case 'docx':
             return docxToHtml(bytes);
         case 'xlsx':
-            return xlsxToHtml(bytes);
+            return xlsxToHtml(bytes, deadline);
         case 'pptx':
-            return pptxToHtml(bytes);
+            return pptxToHtml(bytes, deadline);
         case 'odt':
         case 'ods':
         case 'odp':
@@ -132,12 +133,15 @@ export async function convertDocument(bytes: Uint8Array, source: { url: string; 
     try {
         if (bytes.length > maxBytes) throw new Skip('document-too-large', `${bytes.length} bytes, more than ${maxBytes} (option maxDocumentBytes)`);
         kind = await kindOf(bytes, declared);
-        const { title, body } = await withTimeout(toHtml(kind, bytes), timeoutMillis);
+        const deadline = new Deadline(timeoutMillis);
+        const { title, body } = await withTimeout(toHtml(kind, bytes, deadline), timeoutMillis);
+        deadline.check();
         const page = extractPage(documentHtml(title, body), source.url);
         if (page.text.trim() === '') throw new Skip('document-no-text', kind === 'pdf' ? 'no text layer (a scanned PDF? OCR is not done)' : 'the file holds no text');
         return { ok: true, kind, page };
     } catch (error) {
         if (error instanceof Skip) return { ok: false, kind, reason: error.reason, message: error.message };
+        if (error instanceof DocumentTimeoutError) return { ok: false, kind, reason: 'document-timeout', message: error.message };
         if (error instanceof EncryptedDocumentError) return { ok: false, kind, reason: 'document-encrypted', message: 'the PDF needs a password' };
         return { ok: false, kind, reason: 'document-corrupt', message: `cannot be read: ${String((error as Error)?.message ?? error).slice(0, 200)}` };
     }

@@ -8,6 +8,7 @@ import type { AnyNode, Element } from 'domhandler';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import mammoth from 'mammoth';
+import type { Deadline } from './deadline.js';
 import { escapeHtml, tableHtml, type TableCell } from './html.js';
 
 /** Cells read per sheet at most: a spreadsheet of a million rows is data, not a page. */
@@ -39,12 +40,13 @@ function cellOf(value: ExcelJS.CellValue): TableCell {
     return { text: '' };
 }
 
-export async function xlsxToHtml(bytes: Uint8Array): Promise<ConvertedHtml> {
+export async function xlsxToHtml(bytes: Uint8Array, deadline: Deadline): Promise<ConvertedHtml> {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(Buffer.from(bytes) as unknown as ExcelJS.Buffer);
     const parts: string[] = [];
     let cells = 0;
     workbook.eachSheet((sheet) => {
+        deadline.check();
         const rows: TableCell[][] = [];
         sheet.eachRow({ includeEmpty: false }, (row) => {
             if (cells >= MAX_SHEET_CELLS) return;
@@ -148,7 +150,7 @@ async function slideLinks(zip: JSZip, slidePath: string): Promise<Map<string, st
     return links;
 }
 
-export async function pptxToHtml(bytes: Uint8Array): Promise<ConvertedHtml> {
+export async function pptxToHtml(bytes: Uint8Array, deadline: Deadline): Promise<ConvertedHtml> {
     const zip = await zipOf(bytes);
     const slides = Object.keys(zip.files)
         .filter((name) => /^ppt\/slides\/slide\d+\.xml$/.test(name))
@@ -156,6 +158,7 @@ export async function pptxToHtml(bytes: Uint8Array): Promise<ConvertedHtml> {
     const parts: string[] = [];
     let title = '';
     for (const slidePath of slides) {
+        deadline.check();
         const links = await slideLinks(zip, slidePath);
         const $ = cheerio.load((await zip.file(slidePath)!.async('string')), { xml: true });
         const blocks: string[] = [];

@@ -1,6 +1,7 @@
 /** PDF to HTML through unpdf (PDF.js): the text of each page as paragraphs, the title from the document's metadata, link annotations kept. */
 import { extractLinks, getDocumentProxy, getMeta } from 'unpdf';
 import { escapeHtml, paragraphsHtml } from './html.js';
+import type { Deadline } from './deadline.js';
 import type { ConvertedHtml } from './office.js';
 
 /** Pages read at most: beyond it a PDF is a book or a data dump, and each page costs event-loop time. */
@@ -18,7 +19,7 @@ async function pageText(pdf: PdfDocument, number: number): Promise<string> {
     return items.map((item) => ('str' in item ? `${item.str}${item.hasEOL ? '\n' : ''}` : '')).join('');
 }
 
-export async function pdfToHtml(bytes: Uint8Array): Promise<ConvertedHtml> {
+export async function pdfToHtml(bytes: Uint8Array, deadline: Deadline): Promise<ConvertedHtml> {
     let pdf;
     try {
         // PDF.js takes ownership of the buffer it is given: pass a copy.
@@ -31,7 +32,10 @@ export async function pdfToHtml(bytes: Uint8Array): Promise<ConvertedHtml> {
         const meta = await getMeta(pdf).catch(() => ({ info: {} as Record<string, unknown> }));
         const title = typeof meta.info['Title'] === 'string' ? meta.info['Title'].trim() : '';
         const pageTexts: string[] = [];
-        for (let number = 1; number <= Math.min(pdf.numPages, MAX_PDF_PAGES); number++) pageTexts.push(await pageText(pdf, number));
+        for (let number = 1; number <= Math.min(pdf.numPages, MAX_PDF_PAGES); number++) {
+            deadline.check();
+            pageTexts.push(await pageText(pdf, number));
+        }
         const { links } = await extractLinks(pdf).catch(() => ({ links: [] as string[] }));
         const linkList = [...new Set(links)].map((href) => `<li><a href="${escapeHtml(href)}">${escapeHtml(href)}</a></li>`).join('');
         const body = pageTexts.map((page) => `<section>${paragraphsHtml(page.replace(/\n(?=\S)/g, '\n\n'))}</section>`).join('\n');
