@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
 import type { Page, Request as PlaywrightRequest } from 'playwright';
 
+/** Where Chromium's own update and sign-in services are sent: the discard port on loopback, which no proxy sees. */
+const SERVICE_SINK = 'http://127.0.0.1:9/';
+
 /**
  * Flags for a headless Chromium that works offline and as root: no sandbox (root), no GPU, and none of the
  * background services that try to reach Google's hosts (a closed network refuses them by the dozen).
@@ -16,6 +19,11 @@ export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
     '--disable-quic',
     '--disable-default-apps',
     '--disable-extensions',
+    // Chromium's own services call Google whatever the flags above say: the component updater asks for the on-device
+    // model manifest on demand (component ceofaddefefcbblgcgnibnonglccbfja), and the account service calls GAIA.
+    // Both are pointed at a loopback port that answers nothing, so they never reach the network or the crawl's proxy.
+    `--component-updater=url-source=${SERVICE_SINK}`,
+    `--gaia-url=${SERVICE_SINK}`,
 ]);
 
 /** Debian's Chromium launcher (`apt-get install chromium`), used when Playwright has no browser of its own. */
