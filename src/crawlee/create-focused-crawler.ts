@@ -126,8 +126,11 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
                 ...common,
                 preNavigationHooks: httpHooks,
                 ...(options.ignoreHttpsErrors ? { ignoreSslErrors: true } : {}),
-                // Documents arrive as a body like a page and are converted (src/crawlee/documents.ts).
-                ...(focus.documents.enabled ? { additionalMimeTypes: [...DOCUMENT_MIME_TYPES] } : {}),
+                // Documents arrive as a body like a page and are converted (src/crawlee/documents.ts); one announced
+                // larger than the limit fails before its body is read.
+                ...(focus.documents.enabled
+                    ? { additionalMimeTypes: [...DOCUMENT_MIME_TYPES], postNavigationHooks: [...common.postNavigationHooks, focus.documents.sizeGuardHook()] }
+                    : {}),
                 ...passThrough,
             } as never,
             config,

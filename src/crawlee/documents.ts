@@ -4,11 +4,10 @@
  *
  * - http mode: CheerioCrawler is told to accept the document content types, so a PDF arrives as a body like a page.
  * - browser modes: Chromium downloads such files instead of rendering them. A link whose URL names a document format
- *   is therefore not navigated to: its bytes are fetched with the crawler's own `sendRequest` (its proxy, session
- *   and cookies), redirects checked against the scope hop by hop. A document the URL did not announce fails its
+ *   is therefore not navigated to: its bytes are fetched over HTTP through the context's proxy with its session's
+ *   cookies, at most `maxBytes` of them, redirects checked against the scope hop by hop. A document the URL did not announce fails its
  *   navigation as a download; it is then fetched the same way on its next attempt, without using up a retry.
  */
-import { gotScraping } from 'crawlee';
 import type { CrawlingContext } from 'crawlee';
 
 import {
@@ -18,10 +17,15 @@ import {
     type DocumentConversion,
     type DocumentKind,
     type DocumentLimits,
+    MAX_DOCUMENT_BYTES,
 } from '../extract/documents/index.js';
+import { fetchBounded } from './bounded-fetch.js';
+import { CRAWLEE_FOCUS_USER_AGENT } from './robots-cache.js';
 
 /** Redirects a document fetch follows at most (Chromium's and got's limit is 20; a document needs few). */
 const MAX_DOCUMENT_REDIRECTS = 10;
+/** Time one document fetch may take, body included (20 MiB at 1 MB/s fits). */
+const DOCUMENT_FETCH_TIMEOUT_MILLIS = 60_000;
 
 /** Navigation errors that mean the answer is a file, not a page: fetch it as a document on the next attempt. */
 const DOWNLOAD_ERROR = /Download is starting|served Content-Type|ERR_ABORTED/i;
@@ -148,28 +152,28 @@ export class DocumentReader {
         return isDocumentType(response.headers()['content-type']) ? this.#fetch(context) : null;
     }
 
-    /** got-scraping through the context's proxy, for a context without `sendRequest` (AdaptivePlaywrightCrawler's handler). */
-    #directSend(context: CrawlingContext): Send {
-        const proxyUrl = (context as unknown as { proxyInfo?: { url?: string } }).proxyInfo?.url;
-        const request = gotScraping as unknown as Send;
-        return (options) => request({ ...options, ...(proxyUrl ? { proxyUrl } : {}), useHeaderGenerator: false });
-    }
-
-    /** Fetches a document with the crawler's HTTP client, checking every redirect hop against the scope. */
+    /**
+     * Fetches a document through the context's proxy with its session's cookies, reading at most `maxBytes`, and checks
+     * every redirect hop against the scope.
+     */
     async #fetch(context: CrawlingContext): Promise<FetchedDocument> {
-        const send = (context as unknown as { sendRequest?: Send }).sendRequest ?? this.#directSend(context);
+        const { proxyInfo, session } = context as unknown as { proxyInfo?: { url?: string }; session?: { getCookieString(url: string): string } };
+        const maxBytes = this.#limits.maxBytes ?? MAX_DOCUMENT_BYTES;
         let url = context.request.url;
         for (let hop = 0; ; hop++) {
-            const response = await send({
+            const cookie = session?.getCookieString(url);
+            const response = await fetchBounded({
                 url,
-                responseType: 'buffer',
-                followRedirect: false,
-                throwHttpErrors: false,
-                ...(this.options.userAgent ? { headers: { 'user-agent': this.options.userAgent } } : {}),
-                ...(this.options.ignoreHttpsErrors ? { https: { rejectUnauthorized: false } } : {}),
+                maxBytes,
+                userAgent: this.options.userAgent ?? CRAWLEE_FOCUS_USER_AGENT,
+                ...(proxyInfo?.url ? { proxyUrl: proxyInfo.url } : {}),
+                maxRedirects: 0,
+                timeoutMillis: DOCUMENT_FETCH_TIMEOUT_MILLIS,
+                ignoreHttpsErrors: this.options.ignoreHttpsErrors ?? false,
+                ...(cookie ? { headers: { cookie } } : {}),
             });
-            const location = response.headers?.['location'];
-            if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
+            const location = response.headers['location'];
+            if (response.status >= 300 && response.status < 400 && typeof location === 'string') {
                 if (hop >= MAX_DOCUMENT_REDIRECTS) throw new DocumentFetchError(`crawlee-focus: ${context.request.url} redirected more than ${MAX_DOCUMENT_REDIRECTS} times`, 'redirect');
                 const target = URL.canParse(location, url) ? new URL(location, url).href : location;
                 if (!/^https?:/i.test(target) || !this.options.inScope(target)) {
@@ -178,29 +182,35 @@ export class DocumentReader {
                 url = target;
                 continue;
             }
+            if (response.truncated) throw tooLarge(url, maxBytes);
             context.request.loadedUrl = url;
-            const type = response.headers?.['content-type'];
-            return { bytes: toBytes(response.body), contentType: typeof type === 'string' ? type : null, url, status: response.statusCode };
+            const type = response.headers['content-type'];
+            return { bytes: response.body, contentType: typeof type === 'string' ? type : null, url, status: response.status };
         }
+    }
+
+    /**
+     * A post-navigation hook for plain HTTP crawls: a document whose Content-Length is over the limit fails before its
+     * body is downloaded (CheerioCrawler reads a body whole).
+     */
+    sizeGuardHook() {
+        return async ({ request, response }: { request: { url: string; noRetry: boolean }; response?: { headers?: Record<string, unknown> } }): Promise<void> => {
+            const maxBytes = this.#limits.maxBytes ?? MAX_DOCUMENT_BYTES;
+            const type = response?.headers?.['content-type'];
+            if (!this.enabled || typeof type !== 'string' || !isDocumentType(type)) return;
+            if (Number(response?.headers?.['content-length'] ?? 0) <= maxBytes) return;
+            request.noRetry = true;
+            throw tooLarge(request.url, maxBytes);
+        };
     }
 }
 
-type Send = (options: Record<string, unknown>) => Promise<DocumentResponse>;
+function tooLarge(url: string, maxBytes: number): DocumentFetchError {
+    return new DocumentFetchError(`crawlee-focus: ${url} is larger than ${maxBytes} bytes (option maxDocumentBytes); not read`, 'document-too-large');
+}
 
 /** A document content type, or the generic one a server sends for files it does not know. */
 function isDocumentType(contentType: string | null | undefined): boolean {
     const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
     return type === 'application/octet-stream' || documentKindOfContentType(type) !== null;
-}
-
-interface DocumentResponse {
-    statusCode: number;
-    headers?: Record<string, string | string[] | undefined>;
-    body: unknown;
-}
-
-function toBytes(body: unknown): Uint8Array {
-    if (body instanceof Uint8Array) return body;
-    if (typeof body === 'string') return Buffer.from(body);
-    return new Uint8Array();
 }

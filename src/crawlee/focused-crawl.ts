@@ -349,7 +349,7 @@ export class FocusedCrawl {
                 this.countFailure('not-sent');
                 return;
             }
-            this.countFailure(failureReason(error, request.errorMessages), request.url);
+            this.countFailure(error instanceof DocumentFetchError ? error.reason : failureReason(error, request.errorMessages), request.url);
         };
     }
 

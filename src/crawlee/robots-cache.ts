@@ -1,8 +1,9 @@
 import { gunzipSync } from 'node:zlib';
 
-import { gotScraping, log as crawleeLog } from 'crawlee';
+import { log as crawleeLog } from 'crawlee';
 
 import { hostOf } from '../url/index.js';
+import { fetchBounded } from './bounded-fetch.js';
 import { ROBOTS_PRODUCT_TOKEN, RobotsPolicy } from '../url/robots.js';
 import { parseSitemap } from '../url/sitemap.js';
 
@@ -45,44 +46,22 @@ export interface TextFetcherOptions {
 
 /** The default {@link TextFetcher}: got-scraping with our User-Agent, through the crawl's proxy. */
 export function createTextFetcher(options: TextFetcherOptions = {}): TextFetcher {
-    const maxBytes = options.maxBytes ?? MAX_FETCHED_TEXT_BYTES;
     return async (url) => {
         try {
-            const request = gotScraping as unknown as (options: Record<string, unknown>) => Promise<ResponseStream>;
-            const stream = await request({
+            const { status, body } = await fetchBounded({
                 url,
-                proxyUrl: options.proxyUrl,
-                headers: { 'user-agent': options.userAgent ?? CRAWLEE_FOCUS_USER_AGENT },
-                useHeaderGenerator: false,
-                isStream: true,
+                ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
+                userAgent: options.userAgent ?? CRAWLEE_FOCUS_USER_AGENT,
                 maxRedirects: ROBOTS_MAX_REDIRECTS,
-                timeout: { request: options.timeoutMillis ?? 10_000 },
-                https: { rejectUnauthorized: !options.ignoreHttpsErrors },
-                throwHttpErrors: false,
+                timeoutMillis: options.timeoutMillis ?? 10_000,
+                maxBytes: options.maxBytes ?? MAX_FETCHED_TEXT_BYTES,
+                ignoreHttpsErrors: options.ignoreHttpsErrors ?? false,
             });
-            let status = 0;
-            stream.on('response', (response) => (status = response.statusCode));
-            const chunks: Buffer[] = [];
-            let size = 0;
-            for await (const chunk of stream) {
-                chunks.push(chunk);
-                size += chunk.length;
-                if (size >= maxBytes) {
-                    stream.destroy(); // the rest is never read
-                    break;
-                }
-            }
-            return { status, body: Buffer.concat(chunks).subarray(0, maxBytes) };
+            return { status, body };
         } catch {
             return { status: 0, body: Buffer.alloc(0) };
         }
     };
-}
-
-/** The part of got's response stream the fetcher uses (crawlee's `gotScraping` is typed for promises only). */
-interface ResponseStream extends AsyncIterable<Buffer> {
-    on(event: 'response', listener: (response: { statusCode: number }) => void): void;
-    destroy(): void;
 }
 
 export interface RobotsCacheOptions {
