@@ -105,9 +105,10 @@ export function linkFeatures(signal: LinkSignal, terms: TermWeights, locality?: 
 
 /**
  * A demotion is a prior about what URLs of that kind usually hold (news, dated posts, other languages); where this
- * crawl's own pages say the link's neighbourhood pays off, the evidence replaces it. The factor rises towards 1 with
- * the neighbourhood's centred yield: a directory two of whose two pages were productive lifts a furniture link from
- * 0.2 to about 0.6. [I] On openehr the posts a query wanted sat under `/news_events/` and kept a fifth of their score
+ * crawl's own pages say the link's URL template pays off, the evidence replaces it. The factor rises towards 1 with
+ * the template's centred yield (`Locality.templateEstimate`): a template two of whose two pages were productive lifts
+ * a furniture link from 0.2 to 0.6. The template's own pages, not its directory's: on a flat site (acl2020) every page
+ * shares the root directory, and the papers' yield would lift `/about.html` too. [I] On openehr the posts a query wanted sat under `/news_events/` and kept a fifth of their score
  * while one post after another paid off.
  */
 export function provenDemotion(demotion: number, locality: number): number {
@@ -141,7 +142,7 @@ function featureScore(signal: LinkSignal, weights: LinkScoreWeights): number {
         signal.dated ? DATED_FACTOR : 1,
         signal.foreign ? FOREIGN_FACTOR : 1,
     );
-    const factor = provenDemotion(demotion, features[5]!);
+    const factor = demotion < 1 && signal.locality && weights.locality ? provenDemotion(demotion, weights.locality.templateEstimate(signal.locality)) : demotion;
     score *= factor;
     if (factor === 1) {
         if (signal.languagePortal && weights.englishHomeOpen) score = Math.max(score, LANGUAGE_PORTAL_SCORE);

@@ -91,6 +91,14 @@ export class Locality {
         return Math.abs(this.estimate(keys) - before) > rescoreDelta;
     }
 
+    /**
+     * Centred yield of the URL template alone, in (−½, ½): 0 until a page of the template itself was fetched. Unlike
+     * {@link estimate} it does not borrow from the directory, where a flat site keeps all its pages.
+     */
+    templateEstimate(keys: LocalityKeys): number {
+        return posterior(this.#shapes.get(keys.shape) ?? NONE, NEUTRAL) - NEUTRAL;
+    }
+
     /** Centred yield of the neighbourhood, in (−½, ½): 0 with no fetched page there. */
     estimate(keys: LocalityKeys): number {
         return centred(this.#shapes.get(keys.shape) ?? NONE, this.#directories.get(keys.directory) ?? NONE);
