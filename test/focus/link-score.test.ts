@@ -77,6 +77,14 @@ describe('linkScore', () => {
         expect(linkScore(post('/news/press/4.html'), weights)).toBeCloseTo(undemoted * FURNITURE_FACTOR, 12);
         expect(proven).toBeGreaterThan(3 * untried);
         expect(proven).toBeLessThan(undemoted);
+        // A flat site: the papers that paid off share the root directory with /about.html, whose own template is untried.
+        const flat = new Locality();
+        for (const id of [1, 2, 3, 4]) flat.observe(localityKeys(`http://e.org/paper_${id}.html`), true, 0.1);
+        expect(flat.estimate(localityKeys('http://e.org/about.html'))).toBeGreaterThan(0.1);
+        expect(flat.templateEstimate(localityKeys('http://e.org/about.html'))).toBe(0);
+        const about = { ...plain, anchorTerms: 0b01, furniture: true, locality: localityKeys('http://e.org/about.html') };
+        const flatWeights = { ...start(), locality: flat, model: [...PRIOR_WEIGHTS.slice(0, 5), 0] };
+        expect(linkScore(about, flatWeights)).toBeCloseTo(linkScore({ ...about, furniture: false }, flatWeights) * FURNITURE_FACTOR, 12);
         expect(provenDemotion(FURNITURE_FACTOR, 0.5)).toBe(1);
         expect(provenDemotion(FURNITURE_FACTOR, 0.25)).toBeCloseTo(0.6, 12);
     });
