@@ -30,6 +30,18 @@ export interface CreateFocusedCrawlerOptions extends Omit<FocusedCrawlOptions, '
     requestHandler?: (context: CrawlingContext) => Promise<unknown> | unknown;
     /** Proxy URLs for Crawlee's `ProxyConfiguration`. @default none */
     proxyUrls?: string[];
+    /**
+     * A ready proxy configuration (e.g. `Actor.createProxyConfiguration()`), used instead of `proxyUrls`; robots.txt and
+     * sitemaps go through its first URL.
+     * @default none
+     */
+    proxyConfiguration?: ProxyConfiguration;
+    /**
+     * The Crawlee configuration whose storages the crawl uses (e.g. the Apify SDK's after `Actor.init()`), instead of a
+     * new one on `storageDir`.
+     * @default a new Configuration on `storageDir`
+     */
+    configuration?: Configuration;
     /** Pages fetched in parallel at most. @default Crawlee's default (200), autoscaled */
     maxConcurrency?: number;
     /** @default 1 */
@@ -55,6 +67,11 @@ export interface FocusedCrawler {
     mode: CrawlMode;
     /** Runs the crawl (or resumes it) and returns the report, also stored as `FOCUS_REPORT`. */
     run(): Promise<FocusReport>;
+    /**
+     * Ends the crawl early (an abort, a shutdown): nothing more is taken, requests in flight finish, and `run()`
+     * resolves with the report (stop reason `cancelled`), which is written as for any other end.
+     */
+    stop(message?: string): void;
 }
 
 /**
@@ -72,12 +89,16 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
     if (!['browser', 'http', 'adaptive'].includes(mode)) {
         throw new TypeError(`Unknown mode "${mode}": use "browser" (Playwright), "http" (Cheerio) or "adaptive".`);
     }
-    const config = new Configuration({
-        ...(options.storageDir ? { storageClientOptions: { localDataDirectory: options.storageDir } } : {}),
-        persistStateIntervalMillis: options.persistStateIntervalMillis ?? 60_000,
-    });
+    const config =
+        options.configuration ??
+        new Configuration({
+            ...(options.storageDir ? { storageClientOptions: { localDataDirectory: options.storageDir } } : {}),
+            persistStateIntervalMillis: options.persistStateIntervalMillis ?? 60_000,
+        });
     const userAgent = options.userAgent ?? CRAWLEE_FOCUS_USER_AGENT;
-    const fetchText = options.fetchText ?? createTextFetcher({ userAgent, proxyUrl: options.proxyUrls?.[0], ignoreHttpsErrors: options.ignoreHttpsErrors });
+    const proxyConfiguration = options.proxyConfiguration ?? (options.proxyUrls?.length ? new ProxyConfiguration({ proxyUrls: options.proxyUrls }) : undefined);
+    const textProxyUrl = options.proxyConfiguration ? await options.proxyConfiguration.newUrl() : options.proxyUrls?.[0];
+    const fetchText = options.fetchText ?? createTextFetcher({ userAgent, proxyUrl: textProxyUrl, ignoreHttpsErrors: options.ignoreHttpsErrors });
     const focus = await FocusedCrawl.open({ ...options, userAgent, fetchText, config, identity: mode });
     const common = {
         ...(crawlerAcceptsRequestManager() ? { requestManager: focus.manager } : { requestQueue: focus.requestQueue }),
@@ -90,7 +111,7 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
         requestHandlerTimeoutSecs: options.requestHandlerTimeoutSecs ?? 60,
         ...(options.maxConcurrency ? { maxConcurrency: options.maxConcurrency } : {}),
         ...(options.minConcurrency ? { minConcurrency: options.minConcurrency } : {}),
-        ...(options.proxyUrls?.length ? { proxyConfiguration: new ProxyConfiguration({ proxyUrls: options.proxyUrls }) } : {}),
+        ...(proxyConfiguration ? { proxyConfiguration } : {}),
     };
     const browserArgs = [...CHROMIUM_ARGS, ...(options.ignoreHttpsErrors ? ['--ignore-certificate-errors'] : []), ...(options.browser?.args ?? [])];
     const browserOptions = {
@@ -157,5 +178,14 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
         adaptive.userAgent = userAgent;
         crawler = adaptive as unknown as BasicCrawler;
     }
-    return { crawler, focus, mode, run: () => focus.run(crawler) };
+    return {
+        crawler,
+        focus,
+        mode,
+        run: () => focus.run(crawler),
+        stop: (message = 'crawlee-focus: stopped') => {
+            focus.manager.stop();
+            (crawler as unknown as { stop?: (message?: string) => void }).stop?.(message);
+        },
+    };
 }
