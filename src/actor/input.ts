@@ -19,6 +19,9 @@ export interface ActorInput {
     startUrls?: Array<string | { url?: unknown }>;
     query?: string;
     maxCrawlPages?: number;
+    maxCrawlDepth?: number;
+    includeUrlGlobs?: Array<string | { glob?: unknown }>;
+    excludeUrlGlobs?: Array<string | { glob?: unknown }>;
     crawlerType?: string;
     stop?: string;
     minRelevance?: number;
@@ -68,6 +71,22 @@ function startUrlsOf(errors: string[], value: unknown): string[] {
     return urls;
 }
 
+/** Website Content Crawler's glob lists: `[{ "glob": "https://e.org/docs/**" }]` (plain strings are taken too). */
+function globsOf(errors: string[], name: string, value: unknown): string[] | undefined {
+    if (value === undefined || value === null) return undefined;
+    if (!Array.isArray(value)) {
+        errors.push(`"${name}" must be a list of globs, e.g. [{ "glob": "https://example.com/docs/**" }].`);
+        return undefined;
+    }
+    const globs: string[] = [];
+    value.forEach((entry, i) => {
+        const glob = typeof entry === 'string' ? entry : (entry as { glob?: unknown } | null)?.glob;
+        if (typeof glob !== 'string' || glob.trim() === '') errors.push(`"${name}[${i}]" must be a glob such as "https://example.com/docs/**" (got ${JSON.stringify(entry)}).`);
+        else globs.push(glob.trim());
+    });
+    return globs;
+}
+
 /** Checks an input and turns it into crawl options. */
 export function parseActorInput(input: unknown): ParsedInput {
     if (input === null || typeof input !== 'object' || Array.isArray(input)) {
@@ -85,6 +104,9 @@ export function parseActorInput(input: unknown): ParsedInput {
     const minRelevance = raw.minRelevance ?? MIN_RELEVANCE;
     if (typeof minRelevance !== 'number' || !(minRelevance >= 0 && minRelevance <= 1)) errors.push(`"minRelevance" must be a number from 0 to 1 (got ${JSON.stringify(raw.minRelevance)}).`);
     const maxPages = positiveInteger(errors, 'maxCrawlPages', raw.maxCrawlPages) ?? 100;
+    const maxDepth = positiveInteger(errors, 'maxCrawlDepth', raw.maxCrawlDepth, { min: 0 });
+    const includeUrlGlobs = globsOf(errors, 'includeUrlGlobs', raw.includeUrlGlobs);
+    const excludeUrlGlobs = globsOf(errors, 'excludeUrlGlobs', raw.excludeUrlGlobs);
     const maxConcurrency = positiveInteger(errors, 'maxConcurrency', raw.maxConcurrency);
     const maxRequestsPerHost = positiveInteger(errors, 'maxRequestsPerHost', raw.maxRequestsPerHost);
     const minDelayPerHostMillis = positiveInteger(errors, 'minDelayPerHostMillis', raw.minDelayPerHostMillis, { min: 0 });
@@ -103,6 +125,9 @@ export function parseActorInput(input: unknown): ParsedInput {
             maxPages,
             stop: stop as 'adaptive' | 'never',
             minRelevance,
+            ...(maxDepth !== undefined ? { maxDepth } : {}),
+            ...(includeUrlGlobs?.length ? { includeUrlGlobs } : {}),
+            ...(excludeUrlGlobs?.length ? { excludeUrlGlobs } : {}),
             ...(maxConcurrency !== undefined ? { maxConcurrency } : {}),
             ...(maxRequestsPerHost !== undefined ? { maxRequestsPerHost } : {}),
             ...(minDelayPerHostMillis !== undefined ? { minDelayPerHostMillis } : {}),

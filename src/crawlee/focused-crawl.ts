@@ -100,6 +100,12 @@ export interface FocusedCrawlOptions {
     useSitemaps?: boolean;
     /** Reads robots.txt and sitemap files. @default createTextFetcher() (got-scraping, crawlee-focus User-Agent) */
     fetchText?: TextFetcher;
+    /** Links deeper than this (start URLs are depth 0) are not followed (`skipped['beyond-max-depth']`). @default no limit */
+    maxDepth?: number;
+    /** URL globs a discovered link must match one of to be crawled (`https://example.com/docs/**`). @default [] (all) */
+    includeUrlGlobs?: string[];
+    /** URL globs whose links are not crawled. @default [] */
+    excludeUrlGlobs?: string[];
     /** HTML read per page at most, in characters: longer pages are cut there and counted as failure `truncated`. @default MAX_HTML_CHARS */
     maxHtmlChars?: number;
     /**
@@ -240,6 +246,9 @@ export class FocusedCrawl {
             maxFrontierSize: options.maxFrontierSize,
             allowedHosts: options.allowedHosts,
             allowSubdomains: options.allowSubdomains,
+            maxDepth: options.maxDepth,
+            includeUrlGlobs: options.includeUrlGlobs,
+            excludeUrlGlobs: options.excludeUrlGlobs,
             maxRequestsPerHost: options.maxRequestsPerHost,
             minDelayPerHostMillis: options.minDelayPerHostMillis,
             skip: options.skip,

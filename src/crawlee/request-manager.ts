@@ -13,7 +13,7 @@ import { BestFirstQueue, LinkReserve, TieredQueue, TrapLearner, clusterKey } fro
 import type { LinkReserveJSON } from '../frontier/index.js';
 import { addCounts, continuesListing, expectedCount, NO_LINKS } from '../focus/index.js';
 import type { ExpectedCount, Focus, FrontierLinks, LinkSignal } from '../focus/index.js';
-import { cleanUrl, dedupKey, hostOf, shapeKey, skipReason } from '../url/index.js';
+import { cleanUrl, dedupKey, hostOf, shapeKey, skipReason, UrlGlobs } from '../url/index.js';
 import type { SkipOptions, SkipReason } from '../url/index.js';
 import { requestIdOf } from './request-id.js';
 import type { RobotsCache } from './robots-cache.js';
@@ -30,7 +30,10 @@ export type FrontierSkipReason =
     | 'dry-subtree'
     | 'frontier-full'
     | 'evicted'
-    | 'robots-disallowed';
+    | 'robots-disallowed'
+    | 'beyond-max-depth'
+    | 'excluded-by-glob'
+    | 'not-included-by-glob';
 
 /** A link found on a page, as the page hook hands it to the manager. */
 export interface LinkCandidate {
@@ -92,6 +95,15 @@ export interface FocusedRequestManagerOptions {
     allowedHosts?: string[];
     /** Whether subdomains of the allowed hosts are in scope. @default true */
     allowSubdomains?: boolean;
+    /** Links deeper than this (seeds are depth 0) are skipped as `beyond-max-depth`. @default no limit */
+    maxDepth?: number;
+    /**
+     * URL globs a discovered link must match one of (`https://example.com/docs/**`); start URLs are exempt.
+     * Others are skipped as `not-included-by-glob`. @default [] (every URL in scope)
+     */
+    includeUrlGlobs?: string[];
+    /** URL globs whose links are skipped as `excluded-by-glob`, start URLs exempt. @default [] */
+    excludeUrlGlobs?: string[];
     /** Requests in flight per host at most. @default 4 */
     maxRequestsPerHost?: number;
     /** Minimum time between two requests to the same host. @default 0 */
@@ -202,11 +214,13 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     readonly trapLearner: TrapLearner;
     readonly maxPages: number;
 
-    private readonly options: Required<Omit<FocusedRequestManagerOptions, 'focus' | 'trapLearner' | 'allowedHosts' | 'clusterCap' | 'onRequestHandled' | 'robots' | 'prepareRequest'>> & {
+    private readonly options: Required<Omit<FocusedRequestManagerOptions, 'focus' | 'trapLearner' | 'allowedHosts' | 'clusterCap' | 'onRequestHandled' | 'robots' | 'prepareRequest' | 'maxDepth' | 'includeUrlGlobs' | 'excludeUrlGlobs'>> & {
         clusterCap: number;
     };
     private readonly onRequestHandled: FocusedRequestManagerOptions['onRequestHandled'];
     private readonly prepareRequest: FocusedRequestManagerOptions['prepareRequest'];
+    private readonly maxDepth: number;
+    private readonly globs: UrlGlobs;
     private readonly robots: RobotsCache | null;
     private bestFirst: BestFirstQueue<FrontierEntry> | null;
     private tiered: TieredQueue<FrontierEntry> | null;
@@ -270,6 +284,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         this.seenGeneration = this.trapLearner.generation;
         this.onRequestHandled = options.onRequestHandled;
         this.prepareRequest = options.prepareRequest;
+        this.maxDepth = options.maxDepth ?? Infinity;
+        this.globs = new UrlGlobs(options.includeUrlGlobs, options.excludeUrlGlobs);
         this.robots = options.robots ?? null;
     }
 
@@ -413,6 +429,10 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         }
         const url = this.trapLearner.rewrite(cleaned);
         if (!this.isInScope(url)) return this.skip('out-of-scope', url);
+        if (how.depth > this.maxDepth) return this.skip('beyond-max-depth', url);
+        // Start URLs (depth 0) are the user's own choice: the globs filter what the crawl discovers.
+        const outside = how.depth > 0 ? this.globs.verdict(url) : null;
+        if (outside) return this.skip(outside, url);
         // Our dedup key replaces Crawlee's unique key: one page, one request, whatever the spelling.
         const uniqueKey = dedupKey(url);
         if (this.known.has(uniqueKey)) {

@@ -8,3 +8,4 @@ export * from './dedup.js';
 export * from './language.js';
 export * from './robots.js';
 export * from './sitemap.js';
+export * from './globs.js';

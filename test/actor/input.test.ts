@@ -8,6 +8,9 @@ describe('parseActorInput', () => {
             startUrls: [{ url: 'https://school.example/' }, 'https://school.example/admissions'],
             query: '  admissions scholarships ',
             maxCrawlPages: 40,
+            maxCrawlDepth: 3,
+            includeUrlGlobs: [{ glob: 'https://school.example/**' }],
+            excludeUrlGlobs: ['https://school.example/**/*.zip'],
             crawlerType: 'cheerio',
             useSitemaps: false,
             respectRobotsTxtFile: false,
@@ -28,6 +31,9 @@ describe('parseActorInput', () => {
                 maxPages: 40,
                 stop: 'never',
                 minRelevance: 0.2,
+                maxDepth: 3,
+                includeUrlGlobs: ['https://school.example/**'],
+                excludeUrlGlobs: ['https://school.example/**/*.zip'],
                 maxConcurrency: 3,
                 maxRequestsPerHost: 2,
                 minDelayPerHostMillis: 500,
@@ -53,6 +59,10 @@ describe('parseActorInput', () => {
             '"maxCrawlPages" must be a whole number ≥ 1 (got 0).',
             '"useSitemaps" must be true or false (got "yes").',
         ]);
+        expect(parseActorInput({ startUrls: ['https://e.org/'], includeUrlGlobs: [{ glob: '' }], maxCrawlDepth: -1 })).toEqual({
+            ok: false,
+            errors: ['"maxCrawlDepth" must be a whole number ≥ 0 (got -1).', '"includeUrlGlobs[0]" must be a glob such as "https://example.com/docs/**" (got {"glob":""}).'],
+        });
         expect(parseActorInput(null)).toMatchObject({ ok: false, errors: [expect.stringContaining('"startUrls"')] });
         expect(parseActorInput({ query: 'x' })).toMatchObject({ ok: false, errors: [expect.stringContaining('at least one URL')] });
     });

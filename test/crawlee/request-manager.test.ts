@@ -91,6 +91,22 @@ describe('FocusedRequestManager', () => {
         expect(manager.entryOf(next)?.signal?.continues).toBeUndefined();
     });
 
+    it('skips links beyond maxDepth and outside the URL globs, but never a start URL', async () => {
+        const manager = focusedManager({ maxDepth: 1, includeUrlGlobs: ['https://www.e.edu/visa/**'], excludeUrlGlobs: ['https://www.e.edu/visa/old/**'] });
+        await manager.addRequestsBatched([SEED]); // not under /visa/: a start URL is the user's own choice
+        manager.offerLinks(
+            [
+                { url: 'https://www.e.edu/visa/apply', anchor: 'Visa' },
+                { url: 'https://www.e.edu/visa/old/2019', anchor: 'Old visa rules' },
+                { url: 'https://www.e.edu/library', anchor: 'Library' },
+            ],
+            parent,
+        );
+        manager.offerLinks([{ url: 'https://www.e.edu/visa/deeper', anchor: 'Visa scholarship' }], { ...parent, depth: 1 });
+        expect(await drain(manager)).toEqual([SEED, 'https://www.e.edu/visa/apply']);
+        expect(manager.skippedCounts()).toMatchObject({ 'excluded-by-glob': 1, 'not-included-by-glob': 1, 'beyond-max-depth': 1 });
+    });
+
     it('enforces maxPages when a request is taken, keeps the frontier within the room left and evicts the worst', async () => {
         const manager = focusedManager({ maxPages: 3 });
         await manager.addRequestsBatched([SEED]);
