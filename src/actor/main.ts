@@ -62,6 +62,9 @@ export async function runActor(): Promise<void> {
             void Actor.setStatusMessage(progressMessage(progress));
         },
     });
+    if (focused.focus.resumed) {
+        log.info(`crawlee-focus: resuming the crawl found in storage (${focused.focus.manager.pagesScheduled} of ${focused.focus.manager.maxPages} pages fetched).`);
+    }
     let stopping = false;
     const stop = (why: string) => () => {
         if (stopping) return;
