@@ -14,6 +14,7 @@ import type { SkipOptions } from '../url/index.js';
 import { DOCUMENT_CONTENT_TYPES, type DocumentKind } from '../extract/documents/index.js';
 import { settleRenderedPage } from './browser.js';
 import { DocumentFetchError, DocumentReader, markAsDocument } from './documents.js';
+import { learnedRules } from './learned-rules.js';
 import { browserPageOf, RenderingLedger } from './rendering.js';
 import { PhaseClock } from './timings.js';
 import { buildReport } from './report.js';
@@ -557,6 +558,7 @@ export class FocusedCrawl {
         await this.persist();
         const kv = await KeyValueStore.open(undefined, { config: this.config });
         await kv.setValue('FOCUS_REPORT', report);
+        await kv.setValue('LEARNED_RULES', learnedRules(report));
         return report;
     }
 

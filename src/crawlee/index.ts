@@ -33,3 +33,5 @@ export { PAGE_PHASES, PhaseClock } from './timings.js';
 export type { PagePhase, PageTimings } from './timings.js';
 export { MIN_DETECTION, TemplateRenderingPredictor, successionDetection } from './rendering-predictor.js';
 export type { RenderingPrediction, RenderingType } from './rendering-predictor.js';
+export { learnedRules, templateGlob } from './learned-rules.js';
+export type { LearnedRules } from './learned-rules.js';

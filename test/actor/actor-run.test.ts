@@ -39,13 +39,8 @@ async function runActor(input: unknown, { storage = mkdtempSync(join(tmpdir(), '
     clearInterval(watch);
     const datasetDir = join(storage, 'datasets', 'default');
     const items = (existsSync(datasetDir) ? readdirSync(datasetDir, { withFileTypes: true }) : []).filter((f) => f.name.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(datasetDir, f.name), 'utf8')));
-    let report: Record<string, unknown> | null = null;
-    try {
-        report = JSON.parse(readFileSync(join(store, 'FOCUS_REPORT.json'), 'utf8'));
-    } catch {
-        report = null;
-    }
-    return { status, output, items, report, storage };
+    const record = (key: string): Record<string, unknown> | null => (existsSync(join(store, `${key}.json`)) ? JSON.parse(readFileSync(join(store, `${key}.json`), 'utf8')) : null);
+    return { status, output, items, report: record('FOCUS_REPORT'), learned: record('LEARNED_RULES'), storage };
 }
 
 interface RunOptions {
@@ -69,11 +64,12 @@ describe('the Actor, run locally', () => {
     afterAll(async () => site.close());
 
     it('crawls with the input\'s settings, delivers the relevant pages, writes the report and ends with its stop reason', async () => {
-        const { status, output, items, report } = await runActor({ startUrls: [{ url: `${site.url}/` }], query: 'admissions scholarships', crawlerType: 'cheerio', maxCrawlPages: 5, stop: 'never' });
+        const { status, output, items, report, learned } = await runActor({ startUrls: [{ url: `${site.url}/` }], query: 'admissions scholarships', crawlerType: 'cheerio', maxCrawlPages: 5, stop: 'never' });
         expect(status, output).toBe(0);
         expect(items.map((item) => new URL(item.url).pathname), output.slice(-3000)).toContain('/admissions');
         expect(items.every((item) => item.contentType === 'text/html' && typeof item.markdown === 'string')).toBe(true);
         expect(report).toMatchObject({ stopReason: 'exhausted', pagesFetched: 3 });
+        expect(learned).toMatchObject({ excludeUrlGlobs: [], rewriteRules: [] }); // a three-page site teaches nothing
         expect(output).toMatch(/Stopped \(exhausted\) after 3 pages: \d+ relevant pages delivered\./);
     }, 150_000);
 
