@@ -73,9 +73,11 @@ export class DocumentReader {
     readonly enabled: boolean;
     readonly #counts: DocumentCounts = {};
     readonly #limits: DocumentLimits;
+    readonly #maxBytes: number;
 
     constructor(private readonly options: DocumentOptions) {
         this.enabled = options.enabled ?? true;
+        this.#maxBytes = options.maxBytes ?? MAX_DOCUMENT_BYTES;
         this.#limits = {
             ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
             ...(options.timeoutMillis !== undefined ? { timeoutMillis: options.timeoutMillis } : {}),
@@ -158,7 +160,7 @@ export class DocumentReader {
      */
     async #fetch(context: CrawlingContext): Promise<FetchedDocument> {
         const { proxyInfo, session } = context as unknown as { proxyInfo?: { url?: string }; session?: { getCookieString(url: string): string } };
-        const maxBytes = this.#limits.maxBytes ?? MAX_DOCUMENT_BYTES;
+        const maxBytes = this.#maxBytes;
         let url = context.request.url;
         for (let hop = 0; ; hop++) {
             const cookie = session?.getCookieString(url);
@@ -195,7 +197,7 @@ export class DocumentReader {
      */
     sizeGuardHook() {
         return async ({ request, response }: { request: { url: string; noRetry: boolean }; response?: { headers?: Record<string, unknown> } }): Promise<void> => {
-            const maxBytes = this.#limits.maxBytes ?? MAX_DOCUMENT_BYTES;
+            const maxBytes = this.#maxBytes;
             const type = response?.headers?.['content-type'];
             if (!this.enabled || typeof type !== 'string' || !isDocumentType(type)) return;
             if (Number(response?.headers?.['content-length'] ?? 0) <= maxBytes) return;

@@ -74,6 +74,16 @@ function xmlText(node: AnyNode): string {
     return element.children.map(xmlText).join('');
 }
 
+/** The target of the first `text:a` in a subtree (a spreadsheet cell's hyperlink). */
+function firstLink(node: AnyNode): string | undefined {
+    for (const child of childElements(node)) {
+        if (child.name === 'text:a' && child.attribs['xlink:href']) return child.attribs['xlink:href'];
+        const inner = firstLink(child);
+        if (inner !== undefined) return inner;
+    }
+    return undefined;
+}
+
 /** OpenDocument (ODT, ODS, ODP) `content.xml` to HTML: headings, paragraphs, lists, tables and links. */
 function odfBodyHtml(node: AnyNode): string {
     if (node.type === 'text') return escapeHtml((node as unknown as { data: string }).data);
@@ -106,7 +116,7 @@ function odfBodyHtml(node: AnyNode): string {
                     if (cell.name !== 'table:table-cell' && cell.name !== 'table:covered-table-cell') continue;
                     const repeat = Math.min(Number(cell.attribs['table:number-columns-repeated'] ?? 1), MAX_REPEATED);
                     const text = xmlText(cell).trim();
-                    const href = cheerio.load(cell, { xml: true })('text\\:a').first().attr('xlink:href');
+                    const href = firstLink(cell);
                     for (let i = 0; i < repeat; i++) cells.push(href ? { text, href } : { text });
                 }
                 while (cells.length > 0 && cells[cells.length - 1]!.text === '') cells.pop(); // trailing filler
