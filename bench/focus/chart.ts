@@ -1,3 +1,6 @@
+import { escapeHtml } from '../../src/extract/escape-html.js';
+import { tickStep } from '../../src/report/ticks.js';
+
 /** One crawler's line: recall after each page fetched. */
 export interface ChartSeries {
     label: string;
@@ -32,17 +35,6 @@ const PLOT = { left: 64, top: 64, right: 520, bottom: 380 };
 const LEGEND_X = 540;
 const FONT = 'font-family="Helvetica, Arial, sans-serif"';
 
-function escapeXml(text: string): string {
-    return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
-/** Tick spacing giving 4 to 10 ticks: 1, 2 or 5 times a power of ten. */
-export function tickStep(max: number): number {
-    const raw = max / 8;
-    const power = 10 ** Math.floor(Math.log10(raw));
-    return [1, 2, 5, 10].map((m) => m * power).find((step) => max / step <= 10)!;
-}
-
 /** An SVG line chart of recall against pages fetched, one line per crawler; no dependencies. */
 export function recallChartSvg(chart: RecallChart): string {
     const x = (pages: number) => PLOT.left + ((PLOT.right - PLOT.left) * pages) / chart.maxPages;
@@ -51,8 +43,8 @@ export function recallChartSvg(chart: RecallChart): string {
     const parts: string[] = [
         `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" ${FONT}>`,
         `<rect width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`,
-        `<text x="${PLOT.left}" y="26" font-size="17" font-weight="bold">${escapeXml(chart.title)}</text>`,
-        `<text x="${PLOT.left}" y="46" font-size="12" fill="#555">${escapeXml(chart.subtitle)}</text>`,
+        `<text x="${PLOT.left}" y="26" font-size="17" font-weight="bold">${escapeHtml(chart.title)}</text>`,
+        `<text x="${PLOT.left}" y="46" font-size="12" fill="#555">${escapeHtml(chart.subtitle)}</text>`,
     ];
     for (let tick = 0; tick <= 10; tick += 2) {
         const recall = tick / 10;
@@ -88,7 +80,7 @@ export function recallChartSvg(chart: RecallChart): string {
         const final = series.recall.at(-1) ?? 0;
         parts.push(
             `<line x1="${LEGEND_X}" y1="${legendY}" x2="${LEGEND_X + 26}" y2="${legendY}" stroke="${series.colour}" stroke-width="3"${series.dashed ? ' stroke-dasharray="7 4"' : ''}/>`,
-            `<text x="${LEGEND_X + 34}" y="${legendY + 4}" font-size="12">${escapeXml(series.label)}</text>`,
+            `<text x="${LEGEND_X + 34}" y="${legendY + 4}" font-size="12">${escapeHtml(series.label)}</text>`,
             `<text x="${LEGEND_X + 34}" y="${legendY + 19}" font-size="11" fill="#555">recall ${final.toFixed(2)} after ${series.recall.length} pages</text>`,
         );
         legendY += 38;
@@ -96,7 +88,7 @@ export function recallChartSvg(chart: RecallChart): string {
     if (chart.markerNote) {
         parts.push(
             `<circle cx="${LEGEND_X + 13}" cy="${legendY}" r="5" fill="#777"/>`,
-            `<text x="${LEGEND_X + 34}" y="${legendY + 4}" font-size="11" fill="#555">${escapeXml(chart.markerNote)}</text>`,
+            `<text x="${LEGEND_X + 34}" y="${legendY + 4}" font-size="11" fill="#555">${escapeHtml(chart.markerNote)}</text>`,
         );
     }
     parts.push('</svg>');

@@ -6,7 +6,7 @@ import type { RequestProvider } from 'crawlee';
 
 import { CHROMIUM_ARGS, chromiumExecutable } from '../../src/crawlee/browser.js';
 import { createFocusedCrawler } from '../../src/crawlee/create-focused-crawler.js';
-import type { FocusReport } from '../../src/crawlee/report.js';
+import type { FocusReport } from '../../src/report/index.js';
 import type { CrawlerKind } from './crawlers.js';
 import { UrlKeywordQueue } from './keyword-queue.js';
 import { sourceHash } from './plan.js';

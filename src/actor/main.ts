@@ -8,8 +8,12 @@ import { Actor, log } from 'apify';
 import { Configuration } from 'crawlee';
 
 import { createFocusedCrawler } from '../crawlee/index.js';
-import type { FocusProgress, FocusReport } from '../crawlee/index.js';
+import type { DeliveryGate, FocusProgress } from '../crawlee/index.js';
+import type { FocusReport } from '../report/index.js';
 import { parseActorInput } from './input.js';
+
+/** The pay-per-event event charged once per relevant page delivered; name it so in the Actor's pricing. */
+export const RELEVANT_PAGE_EVENT = 'relevant-page';
 
 /** Seconds between two status messages while the crawl runs. */
 const STATUS_INTERVAL_MILLIS = 5_000;
@@ -29,7 +33,33 @@ export function progressMessage(progress: FocusProgress): string {
 export function finalMessage(report: FocusReport): string {
     const recall = report.estimatedRecall;
     const estimate = recall ? ` Estimated recall ${percent(recall.value)} [${percent(recall.low)}–${percent(recall.high)}].` : '';
-    return `Stopped (${report.stopReason}) after ${report.pagesFetched} pages: ${report.relevantPages} relevant pages delivered.${estimate} Report: key-value store, key FOCUS_REPORT.`;
+    const limit = report.stopReason === 'delivery-limit' ? ' The charge limit of the run was reached.' : '';
+    return `Stopped (${report.stopReason}) after ${report.pagesFetched} pages: ${report.relevantPages} relevant pages delivered.${limit}${estimate} Report: key-value store, keys REPORT.html and FOCUS_REPORT.`;
+}
+
+/**
+ * Pay-per-event runs: one {@link RELEVANT_PAGE_EVENT} per relevant page, charged once the page is in the dataset, and
+ * no page delivered past the user's charge limit; the crawl stops there. Undefined for other pricing.
+ */
+export function chargingGate(): DeliveryGate | undefined {
+    const charging = Actor.getChargingManager();
+    if (!charging.getPricingInfo().isPayPerEvent) return undefined;
+    let admittedNotCharged = 0; // pages admitted whose push and charge are still under way
+    return {
+        admit: () => {
+            const left = charging.calculateMaxEventChargeCountWithinLimit(RELEVANT_PAGE_EVENT) - admittedNotCharged;
+            if (left <= 0) return { deliver: false, stop: true };
+            admittedNotCharged += 1;
+            return { deliver: true, stop: left === 1 };
+        },
+        delivered: async () => {
+            try {
+                await Actor.charge({ eventName: RELEVANT_PAGE_EVENT });
+            } finally {
+                admittedNotCharged -= 1;
+            }
+        },
+    };
 }
 
 /** The browser: the image's Chromium when its environment names one, else the library's choice (Debian's Chromium). */
@@ -48,6 +78,8 @@ export async function runActor(): Promise<void> {
         await Actor.fail(message);
         return;
     }
+    // After Actor.init: the charging manager knows the pricing and what earlier runs of a migrated one charged.
+    const deliveryGate = chargingGate();
     const proxyInput = input?.['proxyConfiguration'] as Parameters<typeof Actor.createProxyConfiguration>[0] | undefined;
     const proxyConfiguration = proxyInput ? await Actor.createProxyConfiguration(proxyInput) : undefined;
     let lastStatus = 0;
@@ -56,6 +88,7 @@ export async function runActor(): Promise<void> {
         configuration: Configuration.getGlobalConfig(),
         ...(proxyConfiguration ? { proxyConfiguration } : {}),
         ...(browserPath() ? { browser: { executablePath: browserPath()! } } : {}),
+        ...(deliveryGate ? { deliveryGate } : {}),
         onProgress: (progress) => {
             if (Date.now() - lastStatus < STATUS_INTERVAL_MILLIS) return;
             lastStatus = Date.now();

@@ -1,10 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { Dataset, LogLevel, log } from 'crawlee';
 
-import { createFocusedCrawler, formatRecall, formatReport } from '../crawlee/index.js';
-import type { CrawlMode, CreateFocusedCrawlerOptions, FocusProgress, FocusReport, FocusedCrawler } from '../crawlee/index.js';
+import { createFocusedCrawler } from '../crawlee/index.js';
+import type { CrawlMode, CreateFocusedCrawlerOptions, FocusProgress, FocusedCrawler } from '../crawlee/index.js';
+import { formatRecall, formatReport, reportHtml } from '../report/index.js';
+import type { FocusReport } from '../report/index.js';
 import { startDemoSite, demoLabels } from './demo-site.js';
 
 const USAGE = `crawlee-focus: focused crawling for Crawlee
@@ -33,11 +36,12 @@ Options of crawl (and demo):
   --stall-timeout <s>     seconds with requests pending and nothing moving before stuck requests are
                           handed out again; as long again and the crawl stops as stalled (exit code 3)
   --chromium <path>       browser executable (default /usr/bin/chromium when installed)
+  --report-html <file>    also write the report page (REPORT.html: chart, stop, traps, top pages) to <file>
   --json                  print the report as JSON on the last line of stdout
   --verbose               show Crawlee's own log
 
 Output: relevant pages as Markdown in the default dataset (<storage>/datasets/default),
-the report as FOCUS_REPORT in the default key-value store.`;
+the report as FOCUS_REPORT and as a page, REPORT.html, in the default key-value store.`;
 
 /** Thrown for arguments the CLI cannot use; exits with code 2 and the usage. */
 class UsageError extends Error {}
@@ -59,6 +63,7 @@ const OPTIONS = {
     fresh: { type: 'boolean' },
     'stall-timeout': { type: 'string' },
     chromium: { type: 'string' },
+    'report-html': { type: 'string' },
     json: { type: 'boolean' },
     verbose: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -156,12 +161,18 @@ function crawlOptions(urls: string[], values: Values): CreateFocusedCrawlerOptio
 }
 
 async function runCrawl(options: CreateFocusedCrawlerOptions, values: Values): Promise<{ report: FocusReport; focused: FocusedCrawler }> {
+    const reportFile = values['report-html'];
+    if (reportFile && !existsSync(dirname(resolve(reportFile)))) throw new UsageError(`--report-html: the folder of "${reportFile}" does not exist`);
     log.setLevel(values.verbose ? LogLevel.INFO : LogLevel.WARNING);
     const progress = progressPrinter(Boolean(values.json));
     const focused = await createFocusedCrawler({ ...options, onProgress: progress.update });
     if (focused.focus.resumed && !values.json) console.error('Resuming the crawl found in storage.');
     const report = await focused.run();
     progress.done();
+    if (reportFile) {
+        writeFileSync(reportFile, reportHtml(report));
+        if (!values.json) console.error(`Report page written to ${reportFile}.`);
+    }
     if (values.json) console.log(JSON.stringify(report));
     else console.log(formatReport(report));
     return { report, focused };

@@ -8,7 +8,7 @@ import { CHROMIUM_ARGS, chromiumExecutable, trackDataRequests } from './browser.
 import { DOCUMENT_MIME_TYPES } from '../extract/documents/index.js';
 import { FocusedCrawl } from './focused-crawl.js';
 import type { FocusedCrawlOptions } from './focused-crawl.js';
-import type { FocusReport } from './report.js';
+import type { FocusReport } from '../report/index.js';
 import { CRAWLEE_FOCUS_USER_AGENT, createTextFetcher } from './robots-cache.js';
 
 /** `browser` = PlaywrightCrawler, `http` = CheerioCrawler, `adaptive` = AdaptivePlaywrightCrawler. */

@@ -14,11 +14,10 @@ import type { SkipOptions } from '../url/index.js';
 import { DOCUMENT_CONTENT_TYPES, type DocumentKind } from '../extract/documents/index.js';
 import { settleRenderedPage } from './browser.js';
 import { DocumentFetchError, DocumentReader, markAsDocument } from './documents.js';
-import { learnedRules } from './learned-rules.js';
 import { browserPageOf, RenderingLedger } from './rendering.js';
 import { PhaseClock } from './timings.js';
-import { buildReport } from './report.js';
-import type { CrawlStopReason, FocusReport } from './report.js';
+import { HarvestCurve, TopPages, buildReport, learnedRules, reportHtml } from '../report/index.js';
+import type { CrawlStopReason, FocusReport, HarvestCurveJSON } from '../report/index.js';
 import { FocusedRequestManager } from './request-manager.js';
 import type { FocusedRequestManagerState } from './request-manager.js';
 import { localDatasetDirectory, repairTornDatasetItems } from './dataset-repair.js';
@@ -47,6 +46,30 @@ export interface FocusProgress {
     queueSize: number;
     /** Focused crawls: how much of the site's relevant content has been found (see recall.ts). */
     estimatedRecall: RecallEstimate | null;
+}
+
+/** A relevant page about to be delivered, as {@link FocusedCrawlOptions.deliveryGate} sees it. */
+export interface DeliveryCandidate {
+    url: string;
+    title: string;
+    relevance: number;
+    depth: number;
+}
+
+/** `deliver`: push the page to the dataset; `stop`: end the crawl after it, as `delivery-limit`. */
+export interface DeliveryDecision {
+    deliver: boolean;
+    stop?: boolean;
+}
+
+/**
+ * Decides which relevant pages are delivered, e.g. a pay-per-event Actor's charge limit: `admit` is asked before the
+ * push, one page at a time, and `delivered` told after it (the page is in the dataset: charge it there, so that a crash
+ * between the two never charges a page twice).
+ */
+export interface DeliveryGate {
+    admit(page: DeliveryCandidate): DeliveryDecision | Promise<DeliveryDecision>;
+    delivered?(page: DeliveryCandidate): void | Promise<void>;
 }
 
 export interface FocusedCrawlOptions {
@@ -130,6 +153,12 @@ export interface FocusedCrawlOptions {
      * @default the crawler's navigation + request handler timeouts + 30 s, at least 60 s
      */
     stallTimeoutSecs?: number;
+    /**
+     * Asked before each relevant page is pushed to the dataset whether it is delivered, and whether the crawl ends
+     * after it (stop reason `delivery-limit`). The Actor charges pay-per-event runs through it and stops at the user's
+     * charge limit. @default every relevant page is delivered
+     */
+    deliveryGate?: DeliveryGate;
 }
 
 /** Failures before navigation that a request may have without using up its retries (see `spareRetry`). */
@@ -152,6 +181,9 @@ const BINARY_CHARACTER_SHARE = 0.1;
  */
 export const STATE_FORMAT = 2;
 
+/** The key-value store record of the crawl's report page (see src/report/report-html.ts). */
+export const REPORT_HTML_KEY = 'REPORT.html';
+
 interface FocusedCrawlState {
     /** {@link STATE_FORMAT} of the code that wrote it; absent before format 2. */
     format?: number;
@@ -165,6 +197,8 @@ interface FocusedCrawlState {
     relevantPages: number;
     failures: Array<[string, number]>;
     stopReason: CrawlStopReason | null;
+    /** Absent in snapshots written before REPORT.html. */
+    curve?: HarvestCurveJSON;
 }
 
 /** Why a crawling context cannot be read, in words a user can act on. */
@@ -211,6 +245,11 @@ export class FocusedCrawl {
     private readonly failures = new Map<string, number>();
     private pagesProcessed = 0;
     private relevantPages = 0;
+    /** Relevant pages against pages fetched, and the best delivered pages: REPORT.html's chart and list. */
+    private curve = new HarvestCurve();
+    private readonly topPages = new TopPages();
+    /** The delivery gate's answers come one at a time, in the order the pages asked. */
+    private gateTurn: Promise<unknown> = Promise.resolve();
     private stopReason: CrawlStopReason | null = null;
     private readonly startedAt = Date.now();
 
@@ -278,6 +317,7 @@ export class FocusedCrawl {
             for (const [reason, count] of saved.failures) this.failures.set(reason, count);
             this.pagesProcessed = saved.pagesProcessed;
             this.relevantPages = saved.relevantPages;
+            this.curve = HarvestCurve.fromJSON(saved.curve);
             // A stalled crawl is tried again: the cause (a dead server, a lost request) may be gone.
             this.stopReason = saved.stopReason === 'stalled' ? null : saved.stopReason;
         }
@@ -552,13 +592,14 @@ export class FocusedCrawl {
         return this.finish();
     }
 
-    /** Writes `FOCUS_REPORT` to the default key-value store and returns it. */
+    /** Writes `FOCUS_REPORT`, `LEARNED_RULES` and `REPORT.html` to the default key-value store and returns the report. */
     async finish(): Promise<FocusReport> {
         const report = this.report();
         await this.persist();
         const kv = await KeyValueStore.open(undefined, { config: this.config });
         await kv.setValue('FOCUS_REPORT', report);
         await kv.setValue('LEARNED_RULES', learnedRules(report));
+        await kv.setValue(REPORT_HTML_KEY, reportHtml(report), { contentType: 'text/html; charset=utf-8' });
         return report;
     }
 
@@ -567,6 +608,9 @@ export class FocusedCrawl {
             query: this.focus?.query.terms.join(' ') ?? null,
             stopReason: this.stopReason ?? this.manager.finishReason ?? 'cancelled',
             pagesFetched: this.manager.pagesScheduled,
+            maxPages: this.manager.maxPages,
+            curve: this.curve.toArray({ fetched: this.manager.pagesScheduled, relevant: this.relevantPages }),
+            topPages: this.topPages.toArray(),
             pagesProcessed: this.pagesProcessed,
             relevantPages: this.relevantPages,
             focus: this.focus,
@@ -609,7 +653,10 @@ export class FocusedCrawl {
             return true;
         }
         const scored = await this.scorePage(context);
-        if (scored) this.renderings.markHandled(context);
+        if (scored) {
+            this.renderings.markHandled(context);
+            this.curve.record(this.manager.pagesScheduled, this.relevantPages);
+        }
         return scored;
     }
 
@@ -661,14 +708,18 @@ export class FocusedCrawl {
         this.clock.countPage();
         this.setPageFocus(context, { relevance, hit: verdict?.hit ?? false, ...delivery, depth, linkScore: entry?.linkScore ?? null, linksQueued });
 
-        if (verdict?.stop && this.stopPolicy === 'adaptive' && !this.stopReason) {
-            this.stopReason = verdict.stop;
-            this.manager.stop();
-            context.log.info(`crawlee-focus: stopping (${verdict.stop}); requests in flight still finish.`);
-            (context as unknown as { crawler?: { stop?: (message?: string) => void } }).crawler?.stop?.(`crawlee-focus: ${verdict.stop}`);
-        }
+        if (verdict?.stop && this.stopPolicy === 'adaptive') this.stopCrawl(verdict.stop, context);
         this.options.onProgress?.(this.progress());
         return true;
+    }
+
+    /** Ends the crawl for `reason` (the first reason given stands): nothing more is handed out, requests in flight finish. */
+    private stopCrawl(reason: CrawlStopReason, context: CrawlingContext): void {
+        if (this.stopReason) return;
+        this.stopReason = reason;
+        this.manager.stop();
+        context.log.info(`crawlee-focus: stopping (${reason}); requests in flight still finish.`);
+        (context as unknown as { crawler?: { stop?: (message?: string) => void } }).crawler?.stop?.(`crawlee-focus: ${reason}`);
     }
 
     /**
@@ -735,9 +786,16 @@ export class FocusedCrawl {
             return { delivered: false, duplicateOf: original };
         }
         if (this.deliveredUrls.has(page.url)) return { delivered: false, duplicateOf: null }; // re-fetched after a crash
-        this.remember(hash, page.url);
+        this.remember(hash, page.url); // before the gate's answer, so that a copy handled meanwhile is not delivered too
+        const candidate = { url: page.url, title: page.title, relevance, depth };
+        if (this.options.deliveryGate && !(await this.admitted(context, candidate))) {
+            this.delivered.delete(hash);
+            this.deliveredUrls.delete(page.url);
+            return { delivered: false, duplicateOf: null };
+        }
         if (fingerprint !== null) this.nearDuplicates.add(fingerprint, page.url);
         this.relevantPages += 1;
+        this.topPages.add({ url: page.url, title: page.title, relevance, depth });
         if (documentKind !== null) this.documents.noteDelivered(documentKind);
         await context.pushData({
             url: page.url,
@@ -751,7 +809,21 @@ export class FocusedCrawl {
             linkScore,
             fetchedAt: new Date().toISOString(),
         });
+        await this.options.deliveryGate?.delivered?.(candidate);
         return { delivered: true, duplicateOf: null };
+    }
+
+    /** The delivery gate's verdict on one page; asked one page at a time, and never again once it said stop. */
+    private admitted(context: CrawlingContext, candidate: DeliveryCandidate): Promise<boolean> {
+        const gate = this.options.deliveryGate!;
+        const turn = this.gateTurn.then(async () => {
+            if (this.stopReason === 'delivery-limit') return false;
+            const decision = await gate.admit(candidate);
+            if (decision.stop || !decision.deliver) this.stopCrawl('delivery-limit', context);
+            return decision.deliver;
+        });
+        this.gateTurn = turn.catch(() => undefined);
+        return turn;
     }
 
     private remember(hash: number, url: string): void {
@@ -785,6 +857,7 @@ export class FocusedCrawl {
             relevantPages: this.relevantPages,
             failures: [...this.failures],
             stopReason: this.stopReason,
+            curve: this.curve.toJSON(),
         }));
     }
 
@@ -800,6 +873,9 @@ export class FocusedCrawl {
         await dataset.forEach(async (item: Dictionary) => {
             if (typeof item.url !== 'string' || typeof item.markdown !== 'string') return;
             inDataset.add(item.url);
+            if (typeof item.relevance === 'number') {
+                this.topPages.add({ url: item.url, title: String(item.title ?? ''), relevance: item.relevance, depth: Number(item.depth ?? 0) });
+            }
             const fingerprint = simHash(item.markdown);
             if (fingerprint !== null) this.nearDuplicates.add(fingerprint, item.url);
             if (this.deliveredUrls.has(item.url)) return;

@@ -11,13 +11,11 @@ export type {
 } from './request-manager.js';
 export { StallWatchdog } from './watchdog.js';
 export type { Stallable, StallWatchdogOptions, WatchdogVerdict } from './watchdog.js';
-export { FocusedCrawl, pageFocus, retryAfterMillis, STATE_FORMAT } from './focused-crawl.js';
-export type { FocusProgress, FocusedCrawlOptions, PageFocus, RunnableCrawler } from './focused-crawl.js';
+export { FocusedCrawl, pageFocus, REPORT_HTML_KEY, retryAfterMillis, STATE_FORMAT } from './focused-crawl.js';
+export type { DeliveryCandidate, DeliveryDecision, DeliveryGate, FocusProgress, FocusedCrawlOptions, PageFocus, RunnableCrawler } from './focused-crawl.js';
 export { createFocusedCrawler, crawlerAcceptsRequestManager } from './create-focused-crawler.js';
 export type { BrowserOptions, CrawlMode, CreateFocusedCrawlerOptions, FocusedCrawler } from './create-focused-crawler.js';
 export { CHROMIUM_ARGS, DEBIAN_CHROMIUM, DEBIAN_CHROMIUM_BINARY, chromiumExecutable, settleRenderedPage } from './browser.js';
-export { buildReport, formatRecall, formatReport } from './report.js';
-export type { CrawlStopReason, FocusReport } from './report.js';
 export { StateStore } from './state-store.js';
 export {
     CRAWLEE_FOCUS_USER_AGENT,
@@ -33,5 +31,3 @@ export { PAGE_PHASES, PhaseClock } from './timings.js';
 export type { PagePhase, PageTimings } from './timings.js';
 export { MIN_DETECTION, TemplateRenderingPredictor, successionDetection } from './rendering-predictor.js';
 export type { RenderingPrediction, RenderingType } from './rendering-predictor.js';
-export { learnedRules, templateGlob } from './learned-rules.js';
-export type { LearnedRules } from './learned-rules.js';

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { page, startSite, type TestSite } from '../helpers/site-server.js';
+import { renderReport } from '../helpers/report-page.js';
 import { treeSite } from '../robustness/kill-resume.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -14,7 +15,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
  * Runs the Actor in its own process, as `apify run` would, on a fresh local storage holding `input`. Asynchronously:
  * the test's site is served by this process.
  */
-async function runActor(input: unknown, { storage = mkdtempSync(join(tmpdir(), 'cf-actor-')), purge = true, killWhen }: RunOptions = {}) {
+async function runActor(input: unknown, { storage = mkdtempSync(join(tmpdir(), 'cf-actor-')), purge = true, killWhen, env = {} }: RunOptions = {}) {
     const store = join(storage, 'key_value_stores', 'default');
     mkdirSync(store, { recursive: true });
     writeFileSync(join(store, 'INPUT.json'), JSON.stringify(input));
@@ -29,6 +30,7 @@ async function runActor(input: unknown, { storage = mkdtempSync(join(tmpdir(), '
             APIFY_TOKEN: '',
             // A restarted platform run keeps its storages; locally that is `apify run --no-purge`.
             CRAWLEE_PURGE_ON_START: purge ? '1' : '0',
+            ...env,
         },
     });
     let output = '';
@@ -37,10 +39,13 @@ async function runActor(input: unknown, { storage = mkdtempSync(join(tmpdir(), '
     const watch = killWhen ? setInterval(() => killWhen() && child.kill('SIGKILL'), 20) : undefined;
     const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
     clearInterval(watch);
-    const datasetDir = join(storage, 'datasets', 'default');
-    const items = (existsSync(datasetDir) ? readdirSync(datasetDir, { withFileTypes: true }) : []).filter((f) => f.name.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(datasetDir, f.name), 'utf8')));
+    const datasetItems = (name: string) => {
+        const dir = join(storage, 'datasets', name);
+        return (existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : []).filter((f) => f.name.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(dir, f.name), 'utf8')));
+    };
     const record = (key: string): Record<string, unknown> | null => (existsSync(join(store, `${key}.json`)) ? JSON.parse(readFileSync(join(store, `${key}.json`), 'utf8')) : null);
-    return { status, output, items, report: record('FOCUS_REPORT'), learned: record('LEARNED_RULES'), storage };
+    const reportPage = existsSync(join(store, 'REPORT.html')) ? readFileSync(join(store, 'REPORT.html'), 'utf8') : null;
+    return { status, output, items: datasetItems('default'), charges: datasetItems('charging_log'), report: record('FOCUS_REPORT'), learned: record('LEARNED_RULES'), reportPage, storage };
 }
 
 interface RunOptions {
@@ -50,6 +55,8 @@ interface RunOptions {
     purge?: boolean;
     /** Polled while the Actor runs: true kills it (SIGKILL), as a crash or a lost server would. */
     killWhen?: () => boolean;
+    /** More environment variables (pay-per-event testing). */
+    env?: Record<string, string>;
 }
 
 describe('the Actor, run locally', () => {
@@ -64,13 +71,46 @@ describe('the Actor, run locally', () => {
     afterAll(async () => site.close());
 
     it('crawls with the input\'s settings, delivers the relevant pages, writes the report and ends with its stop reason', async () => {
-        const { status, output, items, report, learned } = await runActor({ startUrls: [{ url: `${site.url}/` }], query: 'admissions scholarships', crawlerType: 'cheerio', maxCrawlPages: 5, stop: 'never' });
+        const { status, output, items, report, learned, reportPage } = await runActor({ startUrls: [{ url: `${site.url}/` }], query: 'admissions scholarships', crawlerType: 'cheerio', maxCrawlPages: 5, stop: 'never' });
         expect(status, output).toBe(0);
+        // REPORT.html, as Chromium shows it: the chart is drawn and its figures are FOCUS_REPORT's
+        const shown = await renderReport(reportPage!);
+        expect(shown.embedded).toEqual(report);
+        expect(shown.figures).toMatchObject({ pagesFetched: String(report!.pagesFetched), relevantPages: String(report!.relevantPages) });
+        expect(shown.stopReason).toBe(report!.stopReason);
+        const curve = report!.curve as Array<{ fetched: number; relevant: number }>;
+        expect(curve.at(-1)).toEqual({ fetched: report!.pagesFetched, relevant: report!.relevantPages });
+        expect(shown.relevantPoints).toBe(curve.length + (curve[0]!.fetched > 0 ? 1 : 0));
+        expect(shown.relevantLength).toBeGreaterThan(0);
+        expect(shown.topPages.map((p) => p.url)).toEqual(items.map((item) => item.url).sort((a, b) => items.find((i) => i.url === b)!.relevance - items.find((i) => i.url === a)!.relevance));
         expect(items.map((item) => new URL(item.url).pathname), output.slice(-3000)).toContain('/admissions');
         expect(items.every((item) => item.contentType === 'text/html' && typeof item.markdown === 'string')).toBe(true);
         expect(report).toMatchObject({ stopReason: 'exhausted', pagesFetched: 3 });
         expect(learned).toMatchObject({ excludeUrlGlobs: [], rewriteRules: [] }); // a three-page site teaches nothing
         expect(output).toMatch(/Stopped \(exhausted\) after 3 pages: \d+ relevant pages delivered\./);
+    }, 150_000);
+
+    it('charges one event per relevant page delivered on pay-per-event pricing, and stops cleanly at the charge limit', async () => {
+        const topics = ['Scholarships', 'Bursaries', 'Fee waivers', 'Grants', 'Loans', 'Awards'];
+        const aid = await startSite({
+            '/': page('Financial aid', `<main><h1>Financial aid for students</h1><p>Scholarships and financial assistance.</p>${topics.map((t, i) => `<a href="/aid/${i}">${t}</a>`).join(' ')}</main>`),
+            ...Object.fromEntries(topics.map((t, i) => [`/aid/${i}`, page(t, `<main><h1>${t}: financial assistance</h1><p>${t} and scholarships give students financial assistance for their studies.</p></main>`)])),
+        });
+        try {
+            const { status, output, items, charges, report } = await runActor(
+                { startUrls: [{ url: `${aid.url}/` }], query: 'scholarships financial assistance', crawlerType: 'cheerio', maxCrawlPages: 20, maxConcurrency: 4, stop: 'never' },
+                // Locally every event costs $1: a $3 limit is three relevant pages.
+                { env: { ACTOR_TEST_PAY_PER_EVENT: 'true', ACTOR_USE_CHARGING_LOG_DATASET: 'true', ACTOR_MAX_TOTAL_CHARGE_USD: '3' } },
+            );
+            expect(status, output.slice(-3000)).toBe(0);
+            expect(items).toHaveLength(3);
+            expect(charges.map((c) => [c.eventName, c.chargedCount])).toEqual([['relevant-page', 1], ['relevant-page', 1], ['relevant-page', 1]]);
+            expect(report).toMatchObject({ stopReason: 'delivery-limit', relevantPages: 3 });
+            expect(report!.pagesFetched as number).toBeLessThan(7); // it stopped rather than crawl on without delivering
+            expect(output).toContain('The charge limit of the run was reached.');
+        } finally {
+            await aid.close();
+        }
     }, 150_000);
 
     it('fails a bad input with a message that says what to fix, and a non-zero exit code', async () => {
@@ -97,6 +137,10 @@ describe('the Actor, run locally', () => {
             expect(restarted.output).toMatch(/resuming the crawl found in storage \(\d+ of 20 pages fetched\)/);
             const urls = restarted.items.map((item) => item.url);
             expect(new Set(urls).size).toBe(urls.length);
+            // The chart's course goes on from the first run's: it starts with the pages fetched before the kill.
+            const curve = restarted.report!.curve as Array<{ fetched: number }>;
+            expect(curve[0]!.fetched).toBeLessThan(8);
+            expect(curve.at(-1)!.fetched).toBe(20);
         } finally {
             await tree.close();
         }

@@ -7,6 +7,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { describe, expect, it } from 'vitest';
 
 import { parseActorInput } from '../../src/actor/input.js';
+import { REPORT_HTML_KEY } from '../../src/index.js';
 
 const ACTOR_DIR = join(import.meta.dirname, '..', '..', '.actor');
 const read = (name: string) => JSON.parse(readFileSync(join(ACTOR_DIR, name), 'utf8'));
@@ -24,6 +25,13 @@ describe('the Actor definition (.actor/)', () => {
         // `input`/`output`, not their aliases: apify-cli 1.10 reads only these (apify-notes §1).
         expect(actor).toMatchObject({ input: './input_schema.json', output: './output_schema.json' });
         expect(actor.inputSchema).toBeUndefined();
+    });
+
+    it('names every record the crawl writes in the key-value store schema, and links the report page from the output', () => {
+        const keys = Object.values(read('key_value_store_schema.json').collections as Record<string, { key?: string; keyPrefix?: string }>).map((c) => c.key ?? `${c.keyPrefix}*`);
+        expect(keys).toEqual(expect.arrayContaining(['FOCUS_REPORT', 'LEARNED_RULES', REPORT_HTML_KEY, 'FOCUS_STATE_*']));
+        const templates = Object.values(read('output_schema.json').properties as Record<string, { template: string }>).map((p) => p.template);
+        expect(templates).toContain(`{{links.apiDefaultKeyValueStoreUrl}}/records/${REPORT_HTML_KEY}`);
     });
 
     it('has an input schema the platform accepts, every field with a title, a description and a default or prefill', () => {

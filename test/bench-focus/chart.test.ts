@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { recallChartSvg, tickStep } from '../../bench/focus/chart.js';
+import { recallChartSvg } from '../../bench/focus/chart.js';
+import { tickStep } from '../../src/report/ticks.js';
 
 describe('tickStep', () => {
     it('gives 1, 2 or 5 times a power of ten with at most ten ticks', () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -33,6 +33,7 @@ describe('crawlee-focus command line', () => {
         [['crawl', 'http://127.0.0.1:9/', '--stop', 'sometimes'], '--stop must be adaptive or never'],
         [['crawl', 'http://127.0.0.1:9/', '--frobnicate'], "Unknown option '--frobnicate'"],
         [['crawl', 'http://127.0.0.1:9/', '--stall-timeout', '0'], '--stall-timeout must be a whole number ≥ 1'],
+        [['crawl', 'http://127.0.0.1:9/', '--report-html', '/no/such/folder/report.html'], '--report-html: the folder of "/no/such/folder/report.html" does not exist'],
         [['fly'], 'unknown command "fly"'],
     ])('rejects %j with exit code 2 and a clear message', async (argv, message) => {
         const { err } = capture();
@@ -54,13 +55,20 @@ describe('crawlee-focus command line', () => {
         }
     }, 60_000);
 
-    it('runs the demo and prints the report as JSON on the last line with --json', async () => {
+    it('runs the demo, prints the report as JSON on the last line with --json and writes the report page with --report-html', async () => {
         const { out } = capture();
         const storage = mkdtempSync(join(tmpdir(), 'cf-cli-'));
-        expect(await main(['demo', '--mode', 'http', '--max-pages', '15', '--json', '--storage', storage])).toBe(0);
+        const page = join(storage, 'report.html');
+        expect(await main(['demo', '--mode', 'http', '--max-pages', '15', '--json', '--storage', storage, '--report-html', page])).toBe(0);
         const report = JSON.parse(out.at(-1)!);
         expect(report.pagesFetched).toBeLessThanOrEqual(15);
         expect(report.relevantPages).toBeGreaterThan(0);
         expect(typeof report.stopReason).toBe('string');
+        // the same page as the key-value store's REPORT.html, made from this report
+        const html = readFileSync(page, 'utf8');
+        const embedded = (text: string) => JSON.parse(/<script type="application\/json" id="focus-report">(.*?)<\/script>/s.exec(text)![1]!);
+        expect(embedded(html)).toEqual(report);
+        expect(embedded(readFileSync(join(storage, 'key_value_stores', 'default', 'REPORT.html'), 'utf8'))).toEqual(report);
+        expect(html).toContain(`data-figure="pagesFetched">${report.pagesFetched}<`);
     }, 60_000);
 });

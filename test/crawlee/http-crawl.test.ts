@@ -98,4 +98,36 @@ describe('focused crawl in http mode (CheerioCrawler)', () => {
         expect(seen).toHaveLength(3);
         expect(seen[1]!.relevance).toBeGreaterThan(seen[0]!.relevance);
     });
+
+    it('asks the delivery gate about one page at a time, delivers what it admits and stops as delivery-limit when it says so', async () => {
+        const asked: string[] = [];
+        const delivered: string[] = [];
+        let inGate = 0;
+        let overlapping = false;
+        const { report, items } = await crawl({
+            startUrls: [`${site.url}/robots/r0`, `${site.url}/robots/r1`, `${site.url}/robots/r2`, `${site.url}/robots/r3`, `${site.url}/robots/r4`],
+            query: 'robot',
+            maxPages: 11,
+            maxConcurrency: 5,
+            stop: 'never',
+            deliveryGate: {
+                admit: async (candidate) => {
+                    overlapping ||= inGate > 0;
+                    inGate += 1;
+                    await new Promise((resolve) => setTimeout(resolve, 20));
+                    inGate -= 1;
+                    asked.push(candidate.url);
+                    return { deliver: asked.length <= 3, stop: asked.length === 3 };
+                },
+                delivered: (candidate) => void delivered.push(candidate.url),
+            },
+        });
+        expect(overlapping).toBe(false);
+        expect(report.stopReason).toBe('delivery-limit');
+        expect(items.map((item) => item.url)).toEqual(delivered);
+        expect(delivered).toEqual(asked.slice(0, 3));
+        expect(report.relevantPages).toBe(3);
+        expect(report.topPages.map((p) => p.url).sort()).toEqual([...delivered].sort());
+        expect(report.pagesFetched).toBeLessThan(11);
+    });
 });

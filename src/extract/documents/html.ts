@@ -1,9 +1,6 @@
 /** Small HTML builders the converters share: every format becomes HTML first, then goes through `extractPage`. */
 
-/** Text escaped for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-    return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
+import { escapeHtml } from '../escape-html.js';
 
 /** A cell's content: a link when the cell has one, else its text. */
 export interface TableCell {

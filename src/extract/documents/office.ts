@@ -9,7 +9,8 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import mammoth from 'mammoth';
 import type { Deadline } from './deadline.js';
-import { escapeHtml, tableHtml, type TableCell } from './html.js';
+import { escapeHtml } from '../escape-html.js';
+import { tableHtml, type TableCell } from './html.js';
 
 /** Cells read per sheet at most: a spreadsheet of a million rows is data, not a page. */
 export const MAX_SHEET_CELLS = 100_000;

@@ -1,6 +1,7 @@
 /** PDF to HTML through unpdf (PDF.js): the text of each page as paragraphs, the title from the document's metadata, link annotations kept. */
 import { extractLinks, getDocumentProxy, getMeta } from 'unpdf';
-import { escapeHtml, paragraphsHtml } from './html.js';
+import { escapeHtml } from '../escape-html.js';
+import { paragraphsHtml } from './html.js';
 import type { Deadline } from './deadline.js';
 import type { ConvertedHtml } from './office.js';
 

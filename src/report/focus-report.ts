@@ -1,10 +1,27 @@
 import type { Focus, RecallEstimate, StopReason } from '../focus/index.js';
-import type { PageTimings } from './timings.js';
+import type { PageTimings } from '../crawlee/timings.js';
 import type { FailingPartInfo, RewriteRuleInfo, TrapInfo, TrapLearner } from '../frontier/index.js';
-import type { DocumentCounts } from './documents.js';
+import type { DocumentCounts } from '../crawlee/documents.js';
+import type { CurvePoint } from './harvest-curve.js';
+import type { TopPage } from './top-pages.js';
 
-/** Why a crawl ended: the focus's own reasons, or `stalled` when the watchdog found nothing moving (see watchdog.ts). */
-export type CrawlStopReason = StopReason | 'stalled';
+/**
+ * Why a crawl ended: the focus's own reasons, `stalled` when the watchdog found nothing moving (see watchdog.ts), or
+ * `delivery-limit` when the `deliveryGate` refused a page (a pay-per-event Actor's charge limit).
+ */
+export type CrawlStopReason = StopReason | 'stalled' | 'delivery-limit';
+
+/** Each stop reason in a sentence, as the summary and REPORT.html give it. */
+export const STOP_REASONS: Record<CrawlStopReason, string> = {
+    coverage_reached: 'The estimated recall reached its target: little relevant content is expected in what is left.',
+    saturated: 'Recent pages brought no new relevant content, and the links left are expected to hold almost none.',
+    no_relevant_pages: 'Nothing relevant was found in the first pages: the query may not match this site.',
+    limit_reached: 'The page budget was spent.',
+    exhausted: 'No links were left to follow.',
+    cancelled: 'The crawl was stopped from outside (an abort, a migration or a signal).',
+    stalled: 'Requests were pending but nothing moved; run it again to resume.',
+    'delivery-limit': 'The delivery gate refused a page: on Apify, the run reached its charge limit.',
+};
 
 /** `FOCUS_REPORT`: what the crawl did and why it stopped. */
 export interface FocusReport {
@@ -53,6 +70,12 @@ export interface FocusReport {
      * relevant pages found and those expected behind the links it did not fetch (see src/focus/recall.ts).
      */
     estimatedRecall: RecallEstimate | null;
+    /** Relevant pages delivered against pages fetched, as the crawl went (at most 400 points; the last is the final count). */
+    curve: CurvePoint[];
+    /** The most relevant delivered pages, best first (20 at most). */
+    topPages: TopPage[];
+    /** The page budget (`maxPages`); null when there is none. */
+    maxPages: number | null;
     elapsedMillis: number;
 }
 
@@ -73,6 +96,9 @@ export interface ReportInput {
     documents: DocumentCounts;
     timings: PageTimings;
     estimatedRecall: RecallEstimate | null;
+    curve: CurvePoint[];
+    topPages: TopPage[];
+    maxPages: number;
     elapsedMillis: number;
 }
 
@@ -99,6 +125,9 @@ export function buildReport(input: ReportInput): FocusReport {
         documents: input.documents,
         timings: input.timings,
         estimatedRecall: input.estimatedRecall,
+        curve: input.curve,
+        topPages: input.topPages,
+        maxPages: Number.isFinite(input.maxPages) ? input.maxPages : null,
         elapsedMillis: input.elapsedMillis,
     };
 }
@@ -130,8 +159,13 @@ export function formatRecall(estimate: RecallEstimate): string {
     return `${estimate.value.toFixed(2)} [${estimate.low.toFixed(2)}–${estimate.high.toFixed(2)}]`;
 }
 
-function describeRule(rule: RewriteRuleInfo): string {
+/** What a rewrite rule drops, in a few words: `drop ?sid`, `drop /index.html`. */
+export function ruleAction(rule: RewriteRuleInfo): string {
     const what =
         rule.kind === 'drop-trailing-segment' ? `/${rule.segment}` : rule.kind === 'drop-param' ? `?${rule.name}` : `?${rule.name}=${rule.value}`;
-    return `${rule.host}: drop ${what}`;
+    return `drop ${what}`;
+}
+
+function describeRule(rule: RewriteRuleInfo): string {
+    return `${rule.host}: ${ruleAction(rule)}`;
 }

@@ -1,0 +1,10 @@
+export { STOP_REASONS, buildReport, formatRecall, formatReport, ruleAction } from './focus-report.js';
+export type { CrawlStopReason, FocusReport, ReportInput } from './focus-report.js';
+export { HarvestCurve, MAX_CURVE_POINTS } from './harvest-curve.js';
+export type { CurvePoint, HarvestCurveJSON } from './harvest-curve.js';
+export { TOP_PAGES, TopPages } from './top-pages.js';
+export type { TopPage } from './top-pages.js';
+export { learnedRules, templateGlob } from './learned-rules.js';
+export type { LearnedRules } from './learned-rules.js';
+export { MIN_HARVEST_WINDOW, expectedTotal, harvestWindow, reportChartSvg, reportHtml, windowedHarvest } from './report-html.js';
+export { tickStep } from './ticks.js';
