@@ -144,6 +144,12 @@ describe.skipIf(redisUnavailable !== null)('three worker processes share one Red
                 `stale ${status.stale}, ${elapsedMillis} ms, script calls ${scriptCalls} (${(scriptCalls / status.done).toFixed(2)} per page)`,
         );
 
+        for (const { workerId, calls } of finished) {
+            const pages = okCommits.filter((m) => m.workerId === workerId).length;
+            const perPage = Object.entries(calls).map(([operation, n]) => `${operation} ${(n / pages).toFixed(2)}`);
+            console.info(`multi-process: ${workerId} committed ${pages} pages; calls per page: ${perPage.join(', ')}`);
+        }
+
         expect(victim.signalCode).toBe('SIGKILL');
         expect(victimInFlight).toBeGreaterThan(0);
         // The budget, exactly: distinct URLs charged, and distinct URLs the site served.
