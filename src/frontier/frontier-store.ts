@@ -216,8 +216,11 @@ export interface FrontierStore<P = unknown> {
      */
     lease(workerId: string, max: number): Promise<LeaseBatch<P>>;
 
-    /** Heartbeat: pushes the lease's deadline to now + `leaseMillis`. Returns the new deadline, or `null` if the lease was lost. */
-    extend(lease: LeaseRef): Promise<number | null>;
+    /**
+     * Heartbeat: pushes each lease's deadline to now + `leaseMillis`, in one step for all of a worker's leases.
+     * Returns the new deadlines, `null` for a lease that was lost (reclaimed and handed out again, or committed).
+     */
+    extend(leases: ReadonlyArray<LeaseRef>): Promise<Array<number | null>>;
 
     /** Ends a lease with its outcome. Counts once per URL: a fenced-out worker gets `stale` and changes nothing. */
     commit(lease: LeaseRef, outcome: CommitOutcome): Promise<CommitResult>;

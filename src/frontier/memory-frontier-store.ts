@@ -167,11 +167,14 @@ export class InProcessFrontier<P = unknown> {
         return { ...offer, score: item.score, token, attempts: this.attempts.get(offer.key) ?? 0, deadline };
     }
 
-    extend(ref: LeaseRef): number | null {
-        const held = this.heldBy(ref);
-        if (!held) return null;
-        held.deadline = this.now() + this.options.leaseMillis;
-        return held.deadline;
+    extend(refs: ReadonlyArray<LeaseRef>): Array<number | null> {
+        const deadline = this.now() + this.options.leaseMillis;
+        return refs.map((ref) => {
+            const held = this.heldBy(ref);
+            if (!held) return null;
+            held.deadline = deadline;
+            return deadline;
+        });
     }
 
     commit(ref: LeaseRef, outcome: CommitOutcome): CommitResult {
@@ -305,8 +308,8 @@ export class MemoryFrontierStore<P = unknown> implements FrontierStore<P> {
         return this.frontier.lease(workerId, max);
     }
 
-    async extend(lease: LeaseRef): Promise<number | null> {
-        return this.frontier.extend(lease);
+    async extend(leases: ReadonlyArray<LeaseRef>): Promise<Array<number | null>> {
+        return this.frontier.extend(leases);
     }
 
     async commit(lease: LeaseRef, outcome: CommitOutcome): Promise<CommitResult> {

@@ -159,9 +159,15 @@ export class RedisFrontierStore<P = unknown> implements FrontierStore<P> {
         return { leases, status, waitMillis: wait === '' ? null : Number(wait), stopReason: stopReason === '' ? null : stopReason };
     }
 
-    async extend(lease: LeaseRef): Promise<number | null> {
-        const deadline = (await this.run('cfExtend', [lease.key, String(lease.token), this.options.leaseMillis])) as string | null;
-        return deadline === null ? null : Number(deadline);
+    async extend(leases: ReadonlyArray<LeaseRef>): Promise<Array<number | null>> {
+        const deadlines: Array<number | null> = [];
+        for (let start = 0; start < leases.length; start += this.enqueueBatch) {
+            const args: Array<string | number> = [this.options.leaseMillis];
+            for (const { key, token } of leases.slice(start, start + this.enqueueBatch)) args.push(key, String(token));
+            const batch = (await this.run('cfExtend', args)) as string[];
+            deadlines.push(...batch.map((deadline) => (deadline === '' ? null : Number(deadline))));
+        }
+        return deadlines;
     }
 
     async commit(lease: LeaseRef, outcome: CommitOutcome): Promise<CommitResult> {

@@ -209,13 +209,19 @@ if #leases == 0 and has_work and earliest then wait = tostring(earliest - now) e
 return { status, wait, stop or '', leases }
 `;
 
-/** ARGV: key, token, leaseMillis. Returns the new deadline, or nil if the lease is not held. */
+/** ARGV: leaseMillis, then (key, token) pairs. Returns one new deadline per lease, '' for a lease not held. */
 const EXTEND = `
-local key, token = ARGV[1], ARGV[2]
-if not holds(key, token) then return false end
-local deadline = now_ms() + tonumber(ARGV[3])
-redis.call('ZADD', K_leases, 'XX', deadline, key)
-return tostring(deadline)
+local deadline = now_ms() + tonumber(ARGV[1])
+local deadlines = {}
+for i = 2, #ARGV, 2 do
+  if holds(ARGV[i], ARGV[i + 1]) then
+    redis.call('ZADD', K_leases, 'XX', deadline, ARGV[i])
+    table.insert(deadlines, tostring(deadline))
+  else
+    table.insert(deadlines, '')
+  end
+end
+return deadlines
 `;
 
 /** ARGV: key, token, 'done' | 'failed'. Returns 'ok' or 'stale'. */

@@ -189,7 +189,7 @@ export function frontierStoreContract(name: string, newCrawl: ContractCrawlFacto
             const [taken] = (await fast!.lease('fast', 1)).leases;
             expect(taken!.key).toBe('page');
             expect(taken!.token).not.toBe(held!.token);
-            expect(await slow!.extend(held!)).toBeNull();
+            expect(await slow!.extend([held!])).toEqual([null]);
             expect(await slow!.commit(held!, 'failed')).toBe('stale');
             expect(await slow!.retry(held!)).toBe('stale');
             expect(await fast!.status()).toMatchObject({ leased: 1, done: 0, failed: 0, stale: 2, reclaimed: 1, charged: 1 });
@@ -212,21 +212,23 @@ export function frontierStoreContract(name: string, newCrawl: ContractCrawlFacto
             expect(await alive!.status()).toMatchObject({ charged: 3 });
         });
 
-        it('a heartbeat keeps a lease alive past its first deadline', async () => {
+        it('a heartbeat keeps all of a worker\'s leases alive past their first deadline, and reports lost ones', async () => {
             const [worker, other] = await crawl({ leaseMillis: 400 }, 2);
-            await worker!.enqueue([offer('long', 1)]);
-            const [lease] = (await worker!.lease('w1', 1)).leases;
-            let deadline = lease!.deadline;
+            await worker!.enqueue([offer('long', 2), offer('longer', 1)]);
+            const leases = (await worker!.lease('w1', 2)).leases;
+            let deadline = leases[0]!.deadline;
             for (let i = 0; i < 5; i++) {
                 await sleep(150);
-                const extended = await worker!.extend(lease!);
-                expect(extended).not.toBeNull();
-                expect(extended!).toBeGreaterThanOrEqual(deadline);
-                deadline = extended!;
+                const extended = await worker!.extend(leases);
+                expect(extended).toEqual([expect.any(Number), expect.any(Number)]);
+                expect(extended[0]!).toBeGreaterThanOrEqual(deadline);
+                deadline = extended[0]!;
             }
             expect(await other!.lease('w2', 1)).toMatchObject({ leases: [], status: 'empty' });
             expect(await other!.reclaimExpired()).toBe(0);
-            expect(await worker!.commit(lease!, 'done')).toBe('ok');
+            expect(await worker!.commit(leases[0]!, 'done')).toBe('ok');
+            expect(await worker!.extend(leases)).toEqual([null, expect.any(Number)]);
+            expect(await worker!.commit(leases[1]!, 'done')).toBe('ok');
         });
 
         it('retries a URL with attempts + 1, ahead of fresh URLs, and fails it at maxAttempts', async () => {

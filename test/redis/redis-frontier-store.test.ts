@@ -48,6 +48,22 @@ describe.skipIf(redisUnavailable !== null)('RedisFrontierStore', () => {
         expect((await b.status()).queued).toBe(1);
     });
 
+    it('sends scripts by SHA, and loads them again after the server forgot them', async () => {
+        const redis = server.client();
+        const admin = server.client();
+        const store = await RedisFrontierStore.open<TestPayload>({ redis, crawlId: 'evalsha' });
+        await store.enqueue([offer('a', 1)]);
+        await admin.config('RESETSTAT');
+        await store.status();
+        await store.status();
+        // ioredis sends a script's source once per connection (EVAL), its SHA after that.
+        const stats = await admin.info('commandstats');
+        expect(stats).toMatch(/cmdstat_eval:calls=1,/);
+        expect(stats).toMatch(/cmdstat_evalsha:calls=1,/);
+        await admin.script('FLUSH');
+        expect((await store.lease('w1', 1)).leases.map((l) => l.key)).toEqual(['a']);
+    });
+
     it('sends large batches in bounded script calls, with the same outcome', async () => {
         const store = await RedisFrontierStore.open<TestPayload>({ redis: server.url, crawlId: 'batches', enqueueBatch: 7, maxQueued: 30 });
         const result = await store.enqueue(Array.from({ length: 50 }, (_, i) => offer(`k${i}`, i)));
