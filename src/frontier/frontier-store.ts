@@ -169,7 +169,9 @@ export const DEFAULT_FRONTIER_STORE_OPTIONS: ResolvedFrontierStoreOptions = Obje
 /** Checks the options once, at the boundary, and fills in the defaults. */
 export function resolveFrontierStoreOptions(options: FrontierStoreOptions = {}): ResolvedFrontierStoreOptions {
     const resolved = { ...DEFAULT_FRONTIER_STORE_OPTIONS };
-    for (const [name, value] of Object.entries(options) as Array<[keyof FrontierStoreOptions, number | undefined]>) {
+    // Only the known options: every worker's resolved options are compared, so strays must not creep in.
+    for (const name of Object.keys(DEFAULT_FRONTIER_STORE_OPTIONS) as Array<keyof FrontierStoreOptions>) {
+        const value = options[name];
         if (value !== undefined) resolved[name] = value;
     }
     const positive: Array<keyof FrontierStoreOptions> = ['leaseMillis', 'maxInFlightPerHost', 'maxAttempts'];
