@@ -26,7 +26,7 @@ export interface TestRedis {
 }
 
 /** A free TCP port: listen on port 0, read it, close. Another process may take it before Redis does; see {@link startRedis}. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
     return new Promise((resolve, reject) => {
         const server = createServer();
         server.once('error', reject);
@@ -41,11 +41,11 @@ async function freePort(): Promise<number> {
  * Starts a private redis-server on a free port, with no persistence, in a temporary directory. Redis's `--port 0`
  * means "no TCP", so the port is picked here, and picked again if Redis finds it taken.
  */
-export async function startRedis({ attempts = 5, timeoutMillis = 10_000 } = {}): Promise<TestRedis> {
+export async function startRedis({ attempts = 5, timeoutMillis = 10_000, pickPort = freePort } = {}): Promise<TestRedis> {
     if (redisUnavailable) throw new Error(redisUnavailable);
     let lastError: unknown;
     for (let attempt = 0; attempt < attempts; attempt++) {
-        const port = await freePort();
+        const port = await pickPort();
         const dir = mkdtempSync(join(tmpdir(), 'cf-redis-'));
         const child = spawn(
             REDIS_SERVER_PATH,
@@ -55,14 +55,17 @@ export async function startRedis({ attempts = 5, timeoutMillis = 10_000 } = {}):
         let output = '';
         child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
         child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
         try {
             await waitForPing(port, child, timeoutMillis);
             return handle(port, child, dir);
         } catch (error) {
             killChild(child);
+            await closed; // all of its output is in
             rmSync(dir, { recursive: true, force: true });
             lastError = error;
-            if (!/in use|EADDRINUSE|bind/i.test(output + String(error))) throw new Error(`redis-server did not start: ${String(error)}\n${output}`);
+            // Someone took the port between our probe and Redis's bind: pick another. Anything else is a real failure.
+            if (!/Address already in use/.test(output)) throw new Error(`redis-server did not start: ${String(error)}\n${output}`);
         }
     }
     throw new Error(`redis-server found no free port in ${attempts} attempts: ${String(lastError)}`);
@@ -71,8 +74,9 @@ export async function startRedis({ attempts = 5, timeoutMillis = 10_000 } = {}):
 async function waitForPing(port: number, child: ChildProcess, timeoutMillis: number): Promise<void> {
     const deadline = Date.now() + timeoutMillis;
     while (Date.now() < deadline) {
-        if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode} (port ${port} in use?)`);
-        const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+        if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
+        // Timeouts: whatever took the port may accept and never answer.
+        const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500, commandTimeout: 500 });
         probe.on('error', () => {});
         try {
             await probe.connect();
