@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 import { freePort, redisUnavailable, startRedis } from '../helpers/redis-server.js';
 
+if (redisUnavailable) console.warn(redisUnavailable);
+
 describe.skipIf(redisUnavailable !== null)('the test Redis harness', () => {
     it('picks another port when the one it probed was taken before Redis could bind it, and stops by PID', async () => {
         const squatter = createServer();
