@@ -125,6 +125,16 @@ describe.skipIf(redisUnavailable !== null)('three worker processes share one Red
         await sleep(50); // commands the victim had sent before it died are served
         const victimInFlight = (await victimLeases()).length;
         const hitsAtKill = hits.length;
+        const killedAt = Date.now();
+        // Recovery: the survivors' next leases after the deadline take the victim's pages back.
+        let recoveryMillis = NaN;
+        while (children.some((child) => child !== victim && child.exitCode === null)) {
+            if ((await victimLeases()).length === 0) {
+                recoveryMillis = Date.now() - killedAt;
+                break;
+            }
+            await sleep(10);
+        }
 
         await Promise.all(exits);
         const elapsedMillis = Date.now() - startedAt;
@@ -141,7 +151,7 @@ describe.skipIf(redisUnavailable !== null)('three worker processes share one Red
         console.info(
             `multi-process: charged ${status.charged}, done ${status.done}, distinct pages fetched ${distinctHits.size}, fetches ${hits.length}, ` +
                 `re-fetched ${refetched}, victim's leases in flight ${victimInFlight}, hits before the kill ${hitsAtKill}, reclaimed ${status.reclaimed}, ` +
-                `stale ${status.stale}, ${elapsedMillis} ms, script calls ${scriptCalls} (${(scriptCalls / status.done).toFixed(2)} per page)`,
+                `stale ${status.stale}, victim's pages back after ${recoveryMillis} ms, crawl ${elapsedMillis} ms, script calls ${scriptCalls} (${(scriptCalls / status.done).toFixed(2)} per page)`,
         );
 
         for (const { workerId, calls } of finished) {
@@ -152,6 +162,9 @@ describe.skipIf(redisUnavailable !== null)('three worker processes share one Red
 
         expect(victim.signalCode).toBe('SIGKILL');
         expect(victimInFlight).toBeGreaterThan(0);
+        // Not before the lease ran out (its last heartbeat was a quarter lease before the kill at most)…
+        expect(recoveryMillis).toBeGreaterThan(LEASE_MILLIS / 2);
+        expect(recoveryMillis).toBeLessThan(LEASE_MILLIS + 2_000); // …and soon after
         // The budget, exactly: distinct URLs charged, and distinct URLs the site served.
         expect(status.charged).toBe(BUDGET);
         expect(distinctHits.size).toBe(BUDGET);
