@@ -153,6 +153,29 @@ export class BestFirstQueue<S> implements Iterable<QueueItem<S>> {
         return this.take(rival >= 0 ? rival : top);
     }
 
+    /**
+     * Removes and returns the best link that `accept`s (a frontier store skips links whose host is busy), or
+     * `undefined`. Visits only links ranked above the one found.
+     */
+    popBest(accept: (item: QueueItem<S>) => boolean): QueueItem<S> | undefined {
+        const found = this.bestWhere(-Infinity, (slot) => accept(this.item(slot)));
+        return found < 0 ? undefined : this.take(found);
+    }
+
+    /** The queued score of a key, or `undefined` if it is not queued. */
+    scoreOf(key: string): number | undefined {
+        const slot = this.slotOf.get(key);
+        return slot === undefined ? undefined : this.ranks.score[slot];
+    }
+
+    /** Sets a queued key's score, up or down (its signal stays); returns whether the key is queued. */
+    setScore(key: string, score: number): boolean {
+        const slot = this.slotOf.get(key);
+        if (slot === undefined) return false;
+        this.ranks.setScore(slot, clampScore(score));
+        return true;
+    }
+
     /** Signal of the most recently popped link; returns it once. */
     takeSignal(): S | undefined {
         const signal = this.takenSignal;

@@ -17,3 +17,28 @@ export { NEAR_DUPLICATE_DISTANCE, NEAR_DUPLICATE_MIN_WORDS, NearDuplicateIndex, 
 export type { NearDuplicateIndexOptions, SimHash } from './near-duplicate.js';
 export { DEFAULT_RESERVE_CAPACITY, LinkReserve } from './link-reserve.js';
 export type { HoldOutcome, LinkReserveJSON, ReserveCause, ReservedLink } from './link-reserve.js';
+export { DEFAULT_FRONTIER_STORE_OPTIONS, ZERO_COUNTERS, clampScore, deriveStatus, resolveFrontierStoreOptions } from './frontier-store.js';
+export type {
+    CommitOutcome,
+    CommitResult,
+    EnqueueOutcome,
+    EnqueueResult,
+    FinishReason,
+    FrontierCounters,
+    FrontierLease,
+    FrontierOffer,
+    FrontierStatus,
+    FrontierStore,
+    FrontierStoreOptions,
+    LeaseBatch,
+    LeaseRef,
+    LeaseStatus,
+    ResolvedFrontierStoreOptions,
+    RetryResult,
+} from './frontier-store.js';
+export { InProcessFrontier, MemoryFrontierStore } from './memory-frontier-store.js';
+export { LeaseHeartbeat } from './lease-heartbeat.js';
+export type { LeaseHeartbeatOptions } from './lease-heartbeat.js';
+export type { MemoryFrontierStoreOptions } from './memory-frontier-store.js';
+export { CrawlIdentityMismatchError, assertSameCrawl, identityDifferences, normalizeIdentity, optionsHash } from './crawl-identity.js';
+export type { CrawlIdentity } from './crawl-identity.js';

@@ -286,3 +286,31 @@ describe('BestFirstQueue properties', () => {
         );
     });
 });
+
+describe('BestFirstQueue.popBest, scoreOf and setScore (the frontier store leases with them)', () => {
+    it('popBest takes the first link in pop order that is accepted, and leaves the rest', () => {
+        fc.assert(
+            fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 9 }), fc.boolean()), { maxLength: 60 }), (links) => {
+                const queue = new BestFirstQueue<boolean>();
+                links.forEach(([score, accepted], i) => queue.offer(`k${i}`, url(`/${i}`), 1, score, accepted, Infinity));
+                const order = [...queue];
+                const expected = order.find((item) => item.signal);
+                const popped = queue.popBest((item) => item.signal);
+                expect(popped?.key).toBe(expected?.key);
+                expect([...queue].map((item) => item.key)).toEqual(order.filter((item) => item !== expected).map((item) => item.key));
+            }),
+            { numRuns: 200 },
+        );
+    });
+
+    it('setScore moves a queued link up or down; scoreOf reads it', () => {
+        const queue = new BestFirstQueue<null>();
+        queue.offer('a', url('/a'), 1, 3, null, Infinity);
+        queue.offer('b', url('/b'), 1, 2, null, Infinity);
+        expect(queue.setScore('a', 1)).toBe(true);
+        expect(queue.setScore('missing', 9)).toBe(false);
+        expect(queue.scoreOf('a')).toBe(1);
+        expect(queue.scoreOf('missing')).toBeUndefined();
+        expect(drain(queue).map((item) => item.key)).toEqual(['b', 'a']);
+    });
+});

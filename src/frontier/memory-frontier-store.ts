@@ -1,0 +1,348 @@
+import { BestFirstQueue } from './best-first-queue.js';
+import type { QueueItem } from './best-first-queue.js';
+import { assertSameCrawl, normalizeIdentity } from './crawl-identity.js';
+import type { CrawlIdentity } from './crawl-identity.js';
+import { ZERO_COUNTERS, clampScore, deriveStatus, resolveFrontierStoreOptions } from './frontier-store.js';
+import type {
+    CommitOutcome,
+    CommitResult,
+    EnqueueOutcome,
+    EnqueueResult,
+    FrontierCounters,
+    FrontierLease,
+    FrontierOffer,
+    FrontierStatus,
+    FrontierStore,
+    FrontierStoreOptions,
+    LeaseBatch,
+    LeaseRef,
+    ResolvedFrontierStoreOptions,
+    RetryResult,
+} from './frontier-store.js';
+
+export interface MemoryFrontierStoreOptions extends FrontierStoreOptions {
+    /** Named in identity errors. @default 'in-process' */
+    crawlId?: string;
+    /** The clock leases and host delays run on, in ms. @default Date.now */
+    now?: () => number;
+}
+
+type UrlState = 'fresh' | 'requeued' | 'leased' | 'done' | 'failed';
+
+interface HeldLease<P> {
+    offer: FrontierOffer<P>;
+    score: number;
+    token: number;
+    workerId: string;
+    deadline: number;
+}
+
+/**
+ * The frontier store of one process, synchronous: the request manager can call it directly, and
+ * {@link MemoryFrontierStore} puts the shared asynchronous interface in front of it.
+ *
+ * Fresh and requeued URLs wait in two {@link BestFirstQueue}s: requeued ones are charged already, so they are never
+ * evicted and are served first. Ties in score go by discovery order (the Redis store breaks them by key instead).
+ * Payloads are kept by reference: treat them as immutable once offered.
+ */
+export class InProcessFrontier<P = unknown> {
+    readonly options: ResolvedFrontierStoreOptions;
+    readonly crawlId: string;
+    private readonly now: () => number;
+    private readonly states = new Map<string, UrlState>();
+    private readonly fresh = new BestFirstQueue<FrontierOffer<P>>();
+    private readonly requeued = new BestFirstQueue<FrontierOffer<P>>();
+    private readonly leases = new Map<string, HeldLease<P>>();
+    /** Failed attempts of URLs not yet done or failed. */
+    private readonly attempts = new Map<string, number>();
+    private readonly inFlightPerHost = new Map<string, number>();
+    private readonly nextAllowedAt = new Map<string, number>();
+    private readonly hostDelay = new Map<string, number>();
+    private readonly counters: FrontierCounters = { ...ZERO_COUNTERS };
+    private lastToken = 0;
+    private stopReason: string | null = null;
+    private identity: CrawlIdentity | null = null;
+
+    constructor(options: MemoryFrontierStoreOptions = {}) {
+        const { crawlId, now, ...storeOptions } = options;
+        this.options = resolveFrontierStoreOptions(storeOptions);
+        this.crawlId = crawlId ?? 'in-process';
+        this.now = now ?? Date.now;
+    }
+
+    claimIdentity(identity: CrawlIdentity): void {
+        if (this.identity) assertSameCrawl(this.crawlId, this.identity, identity);
+        else this.identity = normalizeIdentity(identity);
+    }
+
+    enqueue(offers: ReadonlyArray<FrontierOffer<P>>): EnqueueResult<P> {
+        const outcomes: EnqueueOutcome[] = [];
+        const evicted: Array<FrontierOffer<P>> = [];
+        for (const raw of offers) {
+            const offer = { ...raw, score: clampScore(raw.score) };
+            const outcome = this.offerOne(offer, evicted);
+            if (outcome === 'duplicate') this.counters.duplicates++;
+            else if (outcome === 'rescored') this.counters.rescored++;
+            else if (outcome === 'rejected') this.counters.rejected++;
+            outcomes.push(outcome);
+        }
+        return { outcomes, evicted };
+    }
+
+    private offerOne(offer: FrontierOffer<P>, evicted: Array<FrontierOffer<P>>): EnqueueOutcome {
+        const state = this.states.get(offer.key);
+        if (state === 'fresh' || state === 'requeued') {
+            const queue = state === 'fresh' ? this.fresh : this.requeued;
+            if (!(offer.score > queue.scoreOf(offer.key)!)) return 'duplicate';
+            queue.offer(offer.key, offer.url, offer.depth, offer.score, offer, Infinity);
+            return 'rescored';
+        }
+        if (state !== undefined) return 'duplicate'; // leased, done or failed: never resurrected
+        const result = this.fresh.offer(offer.key, offer.url, offer.depth, offer.score, offer, this.room());
+        if (result.kind === 'rejected') return 'rejected';
+        if (result.kind === 'evicted') {
+            this.states.delete(result.key);
+            this.counters.evicted++;
+            evicted.push(result.signal as FrontierOffer<P>);
+        }
+        this.states.set(offer.key, 'fresh');
+        return 'queued';
+    }
+
+    /** Fresh URLs the frontier may hold now: its bound, and no more than the budget left could fetch. */
+    private room(): number {
+        return Math.max(0, Math.min(this.options.maxQueued, this.options.maxPages - this.counters.charged));
+    }
+
+    lease(workerId: string, max: number): LeaseBatch<P> {
+        if (!(max >= 1)) throw new RangeError(`lease() needs max ≥ 1, got ${max}`);
+        const now = this.now();
+        this.reclaimExpired(now);
+        const leases: Array<FrontierLease<P>> = [];
+        let earliestWait = Infinity;
+        const hostIsFree = (item: QueueItem<FrontierOffer<P>>): boolean => {
+            const host = item.signal.host;
+            if ((this.inFlightPerHost.get(host) ?? 0) >= this.options.maxInFlightPerHost) return false;
+            const next = this.nextAllowedAt.get(host) ?? 0;
+            if (next > now) {
+                earliestWait = Math.min(earliestWait, next);
+                return false;
+            }
+            return true;
+        };
+        while (leases.length < max) {
+            const item = this.requeued.popBest(hostIsFree);
+            if (!item) break;
+            leases.push(this.handOut(item, workerId, now));
+        }
+        while (leases.length < max && this.freshIsOpen()) {
+            const item = this.fresh.popBest(hostIsFree);
+            if (!item) break;
+            this.counters.charged++; // charged once, here, in the step that hands it out
+            leases.push(this.handOut(item, workerId, now));
+        }
+        const status = this.statusNow();
+        const hasWork = status.requeued > 0 || (status.fresh > 0 && this.freshIsOpen());
+        return {
+            leases,
+            status: leases.length > 0 ? 'leased' : hasWork ? 'busy' : status.leased > 0 ? 'empty' : 'finished',
+            waitMillis: leases.length === 0 && hasWork && earliestWait < Infinity ? earliestWait - now : null,
+            stopReason: this.stopReason,
+        };
+    }
+
+    private freshIsOpen(): boolean {
+        return this.stopReason === null && this.counters.charged < this.options.maxPages;
+    }
+
+    private handOut(item: QueueItem<FrontierOffer<P>>, workerId: string, now: number): FrontierLease<P> {
+        const offer = item.signal;
+        const token = ++this.lastToken;
+        const deadline = now + this.options.leaseMillis;
+        this.states.set(offer.key, 'leased');
+        this.leases.set(offer.key, { offer, score: item.score, token, workerId, deadline });
+        this.inFlightPerHost.set(offer.host, (this.inFlightPerHost.get(offer.host) ?? 0) + 1);
+        const delay = Math.max(this.options.minDelayPerHostMillis, this.hostDelay.get(offer.host) ?? 0);
+        if (delay > 0) this.pushNextAllowed(offer.host, now + delay);
+        return { ...offer, score: item.score, token, attempts: this.attempts.get(offer.key) ?? 0, deadline };
+    }
+
+    extend(refs: ReadonlyArray<LeaseRef>): Array<number | null> {
+        const deadline = this.now() + this.options.leaseMillis;
+        return refs.map((ref) => {
+            const held = this.heldBy(ref);
+            if (!held) return null;
+            held.deadline = deadline;
+            return deadline;
+        });
+    }
+
+    commit(ref: LeaseRef, outcome: CommitOutcome): CommitResult {
+        const held = this.heldBy(ref);
+        if (!held) {
+            this.counters.stale++;
+            return 'stale';
+        }
+        this.release(held);
+        this.finish(ref.key, outcome);
+        return 'ok';
+    }
+
+    retry(ref: LeaseRef): RetryResult {
+        const held = this.heldBy(ref);
+        if (!held) {
+            this.counters.stale++;
+            return 'stale';
+        }
+        this.release(held);
+        const attempts = (this.attempts.get(ref.key) ?? 0) + 1;
+        if (attempts >= this.options.maxAttempts) {
+            this.finish(ref.key, 'failed');
+            return 'failed';
+        }
+        this.attempts.set(ref.key, attempts);
+        this.requeue(held);
+        this.counters.retried++;
+        return 'queued';
+    }
+
+    reclaimExpired(now = this.now()): number {
+        let reclaimed = 0;
+        for (const held of [...this.leases.values()]) {
+            if (held.deadline > now) continue;
+            this.release(held);
+            this.requeue(held);
+            reclaimed++;
+        }
+        this.counters.reclaimed += reclaimed;
+        return reclaimed;
+    }
+
+    backOffHost(host: string, delayMillis: number): void {
+        this.pushNextAllowed(host, this.now() + Math.max(0, delayMillis));
+    }
+
+    setHostDelay(host: string, delayMillis: number): void {
+        if (delayMillis > 0) this.hostDelay.set(host, delayMillis);
+        else this.hostDelay.delete(host);
+    }
+
+    rescore(scores: ReadonlyArray<{ key: string; score: number }>): number {
+        let changed = 0;
+        for (const { key, score } of scores) {
+            const state = this.states.get(key);
+            const queue = state === 'fresh' ? this.fresh : state === 'requeued' ? this.requeued : null;
+            if (queue?.setScore(key, score)) changed++;
+        }
+        return changed;
+    }
+
+    stop(reason: string): string {
+        this.stopReason ??= reason;
+        return this.stopReason;
+    }
+
+    status(): FrontierStatus {
+        return this.statusNow();
+    }
+
+    private statusNow(): FrontierStatus {
+        return deriveStatus(
+            { ...this.counters, fresh: this.fresh.size, requeued: this.requeued.size, leased: this.leases.size, stopReason: this.stopReason },
+            this.options.maxPages,
+        );
+    }
+
+    private heldBy(ref: LeaseRef): HeldLease<P> | undefined {
+        const held = this.leases.get(ref.key);
+        return held && held.token === ref.token ? held : undefined;
+    }
+
+    private release(held: HeldLease<P>): void {
+        this.leases.delete(held.offer.key);
+        const host = held.offer.host;
+        const count = (this.inFlightPerHost.get(host) ?? 1) - 1;
+        if (count > 0) this.inFlightPerHost.set(host, count);
+        else this.inFlightPerHost.delete(host);
+    }
+
+    /** Back in the queue with its charge: served before fresh URLs, never evicted. */
+    private requeue(held: HeldLease<P>): void {
+        const { offer } = held;
+        this.requeued.offer(offer.key, offer.url, offer.depth, held.score, offer, Infinity);
+        this.states.set(offer.key, 'requeued');
+    }
+
+    private finish(key: string, outcome: CommitOutcome): void {
+        this.states.set(key, outcome);
+        this.attempts.delete(key);
+        this.counters[outcome]++;
+    }
+
+    private pushNextAllowed(host: string, at: number): void {
+        this.nextAllowedAt.set(host, Math.max(this.nextAllowedAt.get(host) ?? 0, at));
+    }
+}
+
+/** {@link InProcessFrontier} behind the shared asynchronous {@link FrontierStore} interface. */
+export class MemoryFrontierStore<P = unknown> implements FrontierStore<P> {
+    readonly frontier: InProcessFrontier<P>;
+
+    constructor(options: MemoryFrontierStoreOptions = {}) {
+        this.frontier = new InProcessFrontier<P>(options);
+    }
+
+    get options(): ResolvedFrontierStoreOptions {
+        return this.frontier.options;
+    }
+
+    async claimIdentity(identity: CrawlIdentity): Promise<void> {
+        this.frontier.claimIdentity(identity);
+    }
+
+    async enqueue(offers: ReadonlyArray<FrontierOffer<P>>): Promise<EnqueueResult<P>> {
+        return this.frontier.enqueue(offers);
+    }
+
+    async lease(workerId: string, max: number): Promise<LeaseBatch<P>> {
+        return this.frontier.lease(workerId, max);
+    }
+
+    async extend(leases: ReadonlyArray<LeaseRef>): Promise<Array<number | null>> {
+        return this.frontier.extend(leases);
+    }
+
+    async commit(lease: LeaseRef, outcome: CommitOutcome): Promise<CommitResult> {
+        return this.frontier.commit(lease, outcome);
+    }
+
+    async retry(lease: LeaseRef): Promise<RetryResult> {
+        return this.frontier.retry(lease);
+    }
+
+    async reclaimExpired(): Promise<number> {
+        return this.frontier.reclaimExpired();
+    }
+
+    async backOffHost(host: string, delayMillis: number): Promise<void> {
+        this.frontier.backOffHost(host, delayMillis);
+    }
+
+    async setHostDelay(host: string, delayMillis: number): Promise<void> {
+        this.frontier.setHostDelay(host, delayMillis);
+    }
+
+    async rescore(scores: ReadonlyArray<{ key: string; score: number }>): Promise<number> {
+        return this.frontier.rescore(scores);
+    }
+
+    async stop(reason: string): Promise<string> {
+        return this.frontier.stop(reason);
+    }
+
+    async status(): Promise<FrontierStatus> {
+        return this.frontier.status();
+    }
+
+    async close(): Promise<void> {}
+}
