@@ -58,6 +58,12 @@ export class TemplateRenderingPredictor {
     predict(request: { url: string; loadedUrl?: string }): RenderingPrediction {
         const keys = keysOf(request.loadedUrl ?? request.url);
         if (!keys) return { renderingType: 'clientOnly', detectionProbabilityRecommendation: 0 };
+        // A host whose every page so far was static: each of them, whatever its template, is evidence for this one, so
+        // the succession rule counts them all (a template's own few pages would ask for far more checks).
+        const host = this.#tallies.get(keys.host);
+        if (host && host.static > 0 && host.clientOnly === 0) {
+            return { renderingType: 'static', detectionProbabilityRecommendation: successionDetection(host.static) };
+        }
         for (const level of LEVELS) {
             const tally = this.#tallies.get(keys[level]);
             if (!tally || tally.static + tally.clientOnly === 0) continue;

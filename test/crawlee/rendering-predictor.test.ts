@@ -17,6 +17,17 @@ describe('TemplateRenderingPredictor', () => {
         expect(successionDetection(0)).toBe(0.5);
     });
 
+    it('on a host that has only ever been static, checks a template it saw once as rarely as the host\'s count says', () => {
+        const predictor = new TemplateRenderingPredictor();
+        for (let i = 0; i < 30; i++) predictor.storeResult(at(`/guide/topic-${i}.html`), 'static');
+        predictor.storeResult(at('/news/2016/01/item.html'), 'static');
+        // 31 static pages on the host: 1/33, not the 1/3 of the news template's single page
+        expect(predictor.predict(at('/news/2016/02/item.html'))).toEqual({ renderingType: 'static', detectionProbabilityRecommendation: successionDetection(31) });
+        // one client-only page anywhere on the host, and neighbourhoods speak for themselves again
+        predictor.storeResult(at('/app/index.html'), 'clientOnly');
+        expect(predictor.predict(at('/news/2016/02/item.html')).detectionProbabilityRecommendation).toBe(1 / 3);
+    });
+
     it('never fetches over HTTP where a page of the neighbourhood needed the browser, and checks new parts of such a site', () => {
         const predictor = new TemplateRenderingPredictor();
         predictor.storeResult(at('/papers.html'), 'clientOnly');
