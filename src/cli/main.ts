@@ -15,6 +15,7 @@ const USAGE = `crawlee-focus: focused crawling for Crawlee
 Usage:
   crawlee-focus crawl <url...> [--query <text>] [options]
   crawlee-focus demo [--mode browser|http|adaptive] [--max-pages N] [--json]
+  crawlee-focus serve-demo [--port N]   serve the bundled demo site on 127.0.0.1 until stopped (Ctrl-C)
   crawlee-focus --help | --version
 
 Options of crawl (and demo):
@@ -64,6 +65,7 @@ const OPTIONS = {
     'stall-timeout': { type: 'string' },
     chromium: { type: 'string' },
     'report-html': { type: 'string' },
+    port: { type: 'string' },
     json: { type: 'boolean' },
     verbose: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -91,6 +93,7 @@ export async function main(argv: string[]): Promise<number> {
     try {
         if (command === 'crawl') return await crawlCommand(rest, values);
         if (command === 'demo') return await demoCommand(rest, values);
+        if (command === 'serve-demo') return await serveDemoCommand(rest, values);
         throw new UsageError(`unknown command "${command}"`);
     } catch (error) {
         if (error instanceof UsageError) return usageError(error.message);
@@ -132,6 +135,20 @@ async function demoCommand(rest: string[], values: Values): Promise<number> {
     } finally {
         await site.close();
     }
+}
+
+/** Serves the demo site until SIGINT or SIGTERM: a site to try the Actor (or any crawler) on, offline. */
+async function serveDemoCommand(rest: string[], values: Values): Promise<number> {
+    if (rest.length > 0) throw new UsageError(`serve-demo takes no URLs (got ${rest.join(' ')})`);
+    const port = values.port === undefined ? 0 : positiveInteger('--port', values.port, 0);
+    const site = await startDemoSite({ port });
+    console.log(`Demo site on ${site.url} (query: "${demoLabels().query}"); Ctrl-C stops it.`);
+    await new Promise<void>((resolveStop) => {
+        process.once('SIGINT', resolveStop);
+        process.once('SIGTERM', resolveStop);
+    });
+    await site.close();
+    return 0;
 }
 
 function crawlOptions(urls: string[], values: Values): CreateFocusedCrawlerOptions {

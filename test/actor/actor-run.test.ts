@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { page, startSite, type TestSite } from '../helpers/site-server.js';
+import { startDemoSite } from '../../src/cli/demo-site.js';
 import { renderReport } from '../helpers/report-page.js';
 import { treeSite } from '../robustness/kill-resume.js';
 
@@ -110,6 +111,19 @@ describe('the Actor, run locally', () => {
             expect(output).toContain('The charge limit of the run was reached.');
         } finally {
             await aid.close();
+        }
+    }, 150_000);
+
+    it('runs offline on the bundled demo site with the README\'s input', async () => {
+        const demo = await startDemoSite();
+        try {
+            const { status, output, items, report } = await runActor({ startUrls: [{ url: demo.url }], query: 'graduate admissions phd application', maxCrawlPages: 40, crawlerType: 'cheerio' });
+            expect(status, output.slice(-3000)).toBe(0);
+            expect(report!.pagesFetched as number).toBeLessThanOrEqual(40);
+            expect(items.length).toBeGreaterThanOrEqual(10);
+            expect(items.some((item) => new URL(item.url).pathname.startsWith('/graduate/admissions/'))).toBe(true);
+        } finally {
+            await demo.close();
         }
     }, 150_000);
 

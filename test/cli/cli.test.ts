@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { main } from '../../src/cli/main.js';
 import { startLoggingServer } from '../helpers/fault-server.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
 
 function capture() {
     const out: string[] = [];
@@ -70,5 +73,27 @@ describe('crawlee-focus command line', () => {
         expect(embedded(html)).toEqual(report);
         expect(embedded(readFileSync(join(storage, 'key_value_stores', 'default', 'REPORT.html'), 'utf8'))).toEqual(report);
         expect(html).toContain(`data-figure="pagesFetched">${report.pagesFetched}<`);
+    }, 60_000);
+
+    it('serves the demo site with serve-demo until it is stopped', async () => {
+        const child = spawn(process.execPath, ['--import', 'tsx', '-e', "import('./src/cli/main.ts').then((m) => m.main(['serve-demo', '--port', '0'])).then((code) => process.exit(code))"], { cwd: ROOT });
+        const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+        try {
+            const line = await new Promise<string>((resolve, reject) => {
+                let out = '';
+                child.stdout.on('data', (chunk) => {
+                    out += chunk;
+                    if (out.includes('\n')) resolve(out);
+                });
+                child.on('close', () => reject(new Error(`serve-demo ended: ${out}`)));
+            });
+            const url = /Demo site on (\S+) /.exec(line)![1]!;
+            const response = await fetch(url);
+            expect(response.status).toBe(200);
+            expect(await response.text()).toContain('<html');
+        } finally {
+            child.kill('SIGTERM');
+        }
+        expect(await closed).toBe(0);
     }, 60_000);
 });
