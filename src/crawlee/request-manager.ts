@@ -191,6 +191,21 @@ export interface FocusedRequestManagerState {
     refilled?: number;
 }
 
+/** Share of a focused crawl's pages that explore sections of the site no fetch has opened ([I]). */
+const EXPLORATION_SHARE = 0.1;
+
+/** The section of a URL: its host and first directory (`example.com/news`); null for a page at the root. */
+function sectionOf(url: string): string | null {
+    let parsed: URL;
+    try {
+        parsed = new URL(url);
+    } catch {
+        return null;
+    }
+    const segments = parsed.pathname.split('/').slice(1);
+    return segments.length >= 2 && segments[0] !== '' ? `${hostOf(parsed)}/${segments[0]!.toLowerCase()}` : null;
+}
+
 /** Reserve links saved in a snapshot at most: a resumed crawl can still refill its queue, and snapshots stay small. */
 const MAX_RESERVE_SAVED = 1_000;
 
@@ -252,6 +267,10 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /** Relevant pages expected behind dropped links the reserve no longer holds. */
     droppedEarlier: ExpectedCount = NO_LINKS;
     private refilledCount = 0;
+    /** Sections of the site (`sectionOf`) a fetch has entered. */
+    private readonly openedSections = new Set<string>();
+    /** Pages taken by exploration. */
+    explorations = 0;
     private scheduled = 0;
     private stopped = false;
     /** Set by the stall watchdog: nothing more is handed out, but what was pending stays in the snapshot for a resume. */
@@ -630,14 +649,54 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     private takeFromFrontier(): InFlight | undefined {
         if (this.stopped || this.scheduled >= this.maxPages) return undefined;
-        const next = this.nextTakeable();
+        const explored = this.isExplorationTurn() ? this.takeExploration() : undefined;
+        const next = explored ?? this.nextTakeable();
         if (!next) return undefined;
-        this.parked.splice(this.parked.indexOf(next), 1);
+        if (!explored) this.parked.splice(this.parked.indexOf(next), 1);
+        else this.explorations++;
+        const section = sectionOf(next.entry.url);
+        if (section !== null) this.openedSections.add(section);
         this.scheduled++;
         const cluster = clusterKey(next.entry.url);
         this.clusterScheduled.set(cluster, (this.clusterScheduled.get(cluster) ?? 0) + 1);
         const fetched: FetchedEntry = { ...next.entry, linkScore: this.focus ? next.score : null };
         return { request: this.toRequest(fetched), entry: fetched, host: hostKey(fetched.url) };
+    }
+
+    /** Every `1 / EXPLORATION_SHARE`-th page of a focused crawl explores (the first page is the seed's). */
+    private isExplorationTurn(): boolean {
+        return this.focus !== null && this.scheduled > 0 && (this.scheduled + 1) % Math.round(1 / EXPLORATION_SHARE) === 0;
+    }
+
+    /**
+     * Exploration: the best link, queued or dropped for room, into a section of the site (its first directory) that no
+     * fetch has opened yet. Link scores rank what the crawl has evidence for; a section it never opened has none
+     * either way (its entry may be demoted as news, or named by nothing in the query), and the relevant content may
+     * be all there. A share of the budget tests those sections, best-scored first; failing or trap URLs are not tried.
+     */
+    private takeExploration(): { entry: FrontierEntry; score: number } | undefined {
+        let best: { entry: FrontierEntry; score: number; from: 'queue' | 'reserve' } | undefined;
+        const consider = (entry: FrontierEntry, score: number, from: 'queue' | 'reserve'): void => {
+            if (best && score <= best.score) return;
+            const section = sectionOf(entry.url);
+            if (section === null || this.openedSections.has(section)) return;
+            // The sections of the sites the crawl was started on; a subdomain is a site of its own.
+            if (!this.scopeHosts.has(normalizeScopeHost(hostKey(entry.url)))) return;
+            if (this.trapLearner.isDemotedUrl(entry.url) || this.isBusy(hostKey(entry.url))) return;
+            best = { entry, score, from };
+        };
+        for (const item of this.bestFirst ?? []) consider(item.signal, item.score, 'queue');
+        for (const { payload } of this.reserve.links('no-room')) if (!this.known.has(payload.uniqueKey)) consider(payload, this.scoreOf(payload), 'reserve');
+        if (!best) return undefined;
+        const { entry, score, from } = best;
+        if (from === 'queue') {
+            this.bestFirst!.delete(entry.uniqueKey);
+            this.changeQueued(hostKey(entry.url), -1);
+        } else {
+            this.reserve.delete(entry.uniqueKey);
+            this.known.add(entry.uniqueKey);
+        }
+        return { entry, score };
     }
 
     /**
@@ -701,20 +760,31 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             return { entry: popped.payload, score: 0 };
         }
         const queue = this.bestFirst!;
+        // Entries of busy hosts go back into the queue: parked, they would keep their score through every re-score,
+        // and take the frontier's room from better links found later (on a site of one host, with links to a few
+        // others, every poll parked up to MAX_BUSY_POPS of them, and the crawl became a fixed list after ~10 pages).
+        const busy: Array<{ key: string; url: string; depth: number; score: number; signal: FrontierEntry }> = [];
+        let found: { entry: FrontierEntry; score: number } | undefined;
         for (let i = 0; i < MAX_BUSY_POPS && queue.size > 0; i++) {
             const popped = queue.popDiverse(
                 (cluster) => this.clusterScheduled.get(cluster) ?? 0,
                 this.options.clusterCap,
                 (cluster) => this.focus?.isClusterProven(cluster) ?? false,
             );
-            if (!popped) return undefined;
+            if (!popped) break;
             const host = hostKey(popped.url);
             this.changeQueued(host, -1);
-            const item = { entry: popped.signal, score: popped.score };
-            if (!this.isBusy(host, popped.url)) return item;
-            this.parked.push(item);
+            if (!this.isBusy(host, popped.url)) {
+                found = { entry: popped.signal, score: popped.score };
+                break;
+            }
+            busy.push(popped);
         }
-        return undefined;
+        for (const item of busy) {
+            queue.offer(item.key, item.url, item.depth, item.score, item.signal, Infinity);
+            this.changeQueued(hostKey(item.url), +1);
+        }
+        return found;
     }
 
     /**
@@ -744,6 +814,12 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         const focus = this.focus;
         if (!focus || !this.bestFirst) return;
         this.bestFirst.rescore((entry) => (entry.signal ? this.adjustForTraps(focus.score(entry.signal), entry.shape, entry.url) : 0));
+        // Parked entries (popped while their host was busy) are ranked against the queue top by their score: it must
+        // follow too, or a host that started failing (or a template demoted meanwhile) is served at its old score.
+        for (const parked of this.parked) {
+            if (parked.entry.signal && parked.score < FOREFRONT_SCORE) parked.score = this.adjustForTraps(focus.score(parked.entry.signal), parked.entry.shape, parked.entry.url);
+        }
+        this.parked.sort((a, b) => b.score - a.score);
     }
 
     private toRequest(entry: FetchedEntry): Request {

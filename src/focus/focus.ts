@@ -11,7 +11,7 @@ import { AdaptiveStop, type AdaptiveOptions, type AdaptiveStopJSON, type StopRea
 import { FacetStats, Facets, type FacetStatsJSON } from './facets.js';
 import { isDatedLeaf, isFurniture } from './furniture.js';
 import { Harvest, subtree, type HarvestJSON } from './harvest.js';
-import { HUB_FACTOR, isBlind, linkFeatures, linkScore, SEED_SCORE, type LinkSignal } from './link-score.js';
+import { HUB_FACTOR, isBlind, isUntestedSeries, linkFeatures, linkScore, SEED_SCORE, type LinkSignal } from './link-score.js';
 import { Locality, localityKeys, type LocalityJSON } from './locality.js';
 import { ScoreCalibration, type LinkProbability, type ScoreCalibrationJSON } from './calibration.js';
 import { LinkModel, type LinkModelJSON } from './model.js';
@@ -237,7 +237,10 @@ export class Focus {
         if (takenScore !== null && via?.continues === undefined) this.#calibration.learn(takenScore, novel);
         const weightsMoved = this.#termWeights.weightsMoved();
         const portalClosed = this.#noteEnglishHome(page);
-        const localityMoved = this.#locality.observe(localityKeys(page.url), novel, RESCORE_DELTA);
+        // The first page of a series whose links were held at their own score (`isUntestedSeries`): they drop back
+        // to the demotion unless it paid off.
+        const seriesTested = via !== null && (via.furniture || via.dated || via.foreign) && isUntestedSeries(via, this.#locality);
+        const localityMoved = this.#locality.observe(localityKeys(page.url), novel, RESCORE_DELTA) || seriesTested;
         const coverage = this.#adaptive.coverage;
         const coverageMoved = Math.abs(coverage - this.#coverageAtRescore) > RESCORE_DELTA;
         const rescore = modelChanged || weightsMoved || portalClosed || localityMoved || coverageMoved;
@@ -282,6 +285,7 @@ export class Focus {
             languagePortal: english && isEnglishHomeShape(link.url),
             depth: link.depth,
             locality: localityKeys(link.url),
+            templated: /\d/.test(new URL(link.url).pathname.split('/').pop() ?? ''),
             ...(continues && continues.fixed === undefined ? { continues: withoutContinuation(continues) } : {}),
         };
         return { score: this.score(signal), signal };

@@ -56,6 +56,11 @@ export interface LinkSignal {
     depth: number;
     /** Template and directory of the target, for the sibling-locality feature; null when not scored by features. */
     locality: LocalityKeys | null;
+    /**
+     * The target's own name (the last path segment) holds a number: one page of a series that shares its URL template
+     * (`/news/440.html`, `/item/17`). A dated slug (`/2024/03/lunar-new-year`) is a template of its own.
+     */
+    templated?: boolean;
     /** A directly given score (seeds): no features, never used for learning. */
     fixed?: number;
     /**
@@ -116,6 +121,18 @@ export function provenDemotion(demotion: number, locality: number): number {
 }
 
 /**
+ * A demotion is a prior, and a prior this crawl has never tested is tested once: a demoted link into a series of pages
+ * (its own name is a number, so its URL template has siblings) of which no page has been fetched keeps its own score,
+ * so the best-evidenced link of the series is fetched when its anchor and URL earn it; from then on the series' own
+ * yield decides (`provenDemotion`). A literal URL (`/about.html`, `/news/`) is its own template and stays demoted.
+ * [I] On openehr the partner announcements (`/news_events/foundation_news/440.html`, anchor "Enigma Health joins
+ * openEHR as Industry Partner") kept a fifth of their score as news and never got room in the frontier.
+ */
+export function isUntestedSeries(signal: LinkSignal, locality: Locality | undefined): boolean {
+    return signal.templated === true && signal.locality !== null && locality !== undefined && locality.templatePages(signal.locality) === 0;
+}
+
+/**
  * The score of a link under the current weights. Order [I]: factors, then floors, then depth decay.
  * Demotions do not stack (the strongest applies: a dated news article is one reason, not two), and a
  * demoted link gets no floor, otherwise `/news/` with the anchor "News" would be lifted back as a section.
@@ -142,9 +159,10 @@ function featureScore(signal: LinkSignal, weights: LinkScoreWeights): number {
         signal.dated ? DATED_FACTOR : 1,
         signal.foreign ? FOREIGN_FACTOR : 1,
     );
-    const factor = demotion < 1 && signal.locality && weights.locality ? provenDemotion(demotion, weights.locality.templateEstimate(signal.locality)) : demotion;
+    const untested = demotion < 1 && isUntestedSeries(signal, weights.locality);
+    const factor = untested ? 1 : demotion < 1 && signal.locality && weights.locality ? provenDemotion(demotion, weights.locality.templateEstimate(signal.locality)) : demotion;
     score *= factor;
-    if (factor === 1) {
+    if (factor === 1 && !untested) {
         if (signal.languagePortal && weights.englishHomeOpen) score = Math.max(score, LANGUAGE_PORTAL_SCORE);
         if (signal.section !== null) score = Math.max(score, SECTION_SCORE * (1 - (weights.coverage ?? 0)));
     }

@@ -99,6 +99,11 @@ export class Locality {
         return posterior(this.#shapes.get(keys.shape) ?? NONE, NEUTRAL) - NEUTRAL;
     }
 
+    /** Pages of the URL template fetched so far. */
+    templatePages(keys: LocalityKeys): number {
+        return (this.#shapes.get(keys.shape) ?? NONE)[0];
+    }
+
     /** Centred yield of the neighbourhood, in (−½, ½): 0 with no fetched page there. */
     estimate(keys: LocalityKeys): number {
         return centred(this.#shapes.get(keys.shape) ?? NONE, this.#directories.get(keys.directory) ?? NONE);

@@ -1,0 +1,42 @@
+// Diagnostic crawl: tsx bench/focus/diag.ts <query> <out.json> [adaptive|never] [budget] [startUrl]
+import { writeFileSync } from 'node:fs';
+import { LogLevel, log } from 'crawlee';
+import { createFocusedCrawler } from '../../src/crawlee/create-focused-crawler.js';
+import { pageFocus } from '../../src/crawlee/focused-crawl.js';
+import { startCorpusServer } from './corpus-server.js';
+
+const [query, out, stop = 'adaptive', budgetArg = '100', start = 'https://www.openehr.org/'] = process.argv.slice(2);
+log.setLevel(LogLevel.WARNING);
+const dir = `/tmp/bw/diag-${Date.now()}`;
+const server = await startCorpusServer(`${dir}.requests.jsonl`);
+const takes: unknown[] = [];
+const pages: unknown[] = [];
+const skips: Array<[string, string]> = [];
+const drops: Array<[string, number, string]> = [];
+const focused = await createFocusedCrawler({
+    mode: 'http', query, startUrls: [start], maxPages: Number(budgetArg), stop: stop as 'adaptive' | 'never',
+    proxyUrls: [server.proxyUrl], ignoreHttpsErrors: true, storageDir: dir, resume: false, respectRobotsTxt: false,
+    requestHandler: (ctx: any) => { const pf = pageFocus(ctx.request); pages.push({ url: ctx.request.url, loaded: ctx.request.loadedUrl, ...pf }); },
+});
+const m: any = focused.focus.manager;
+const origFetch = m.fetchNextRequest.bind(m);
+m.fetchNextRequest = async (...a: unknown[]) => {
+    const ex0 = m.explorations; const r = await origFetch(...a);
+    if (r) {
+        const fl = m.inFlight.get(r.id);
+        const queueScores = [...m.bestFirst].map((x: any) => x.score).sort((a: number, b: number) => b - a);
+        takes.push({ i: takes.length, url: r.url, score: fl?.entry.linkScore, depth: fl?.entry.depth, parent: fl?.entry.parentUrl, anchor: fl?.entry.anchorText, signal: fl?.entry.signal, queueSize: queueScores.length, queueMin: queueScores.at(-1), reserve: m.reserve.size, explore: m.explorations > ex0 });
+    }
+    return r;
+};
+const origCount = m.count.bind(m);
+m.count = (reason: string, url: string) => { skips.push([reason, url]); origCount(reason, url); };
+const origDrop = m.noteDropped.bind(m);
+m.noteDropped = (key: string, entry: any) => { drops.push([entry.url, m.scoreOf(entry), entry.anchorText]); origDrop(key, entry); };
+const report = await focused.run();
+const reserve = [...m.reserve.links()].map((l: any) => ({ url: l.payload.url, cause: l.cause, score: m.scoreOf(l.payload), anchor: l.payload.anchorText, parent: l.payload.parentUrl, signal: l.payload.signal }));
+const queue = [...m.bestFirst].map((x: any) => ({ url: x.url, score: x.score }));
+const focusState = focused.focus.focus?.toJSON?.() ?? null;
+writeFileSync(out!, JSON.stringify({ query, report, takes, pages, skips, drops, reserve, queue, known: [...m.known], explorations: m.explorations, focusState, log: `${dir}.requests.jsonl` }));
+await server.close();
+process.exit(0);
