@@ -620,6 +620,7 @@ export class FocusedCrawl {
             duplicates: [...this.duplicates].map(([url, duplicateOf]) => ({ url, duplicateOf })),
             frontierLeft: this.manager.frontierSize(),
             reserve: { held: this.manager.reserveSize, refilled: this.manager.refilled },
+            exploration: { pages: this.manager.explorations, sectionsOpened: this.manager.sectionsOpened },
             rendering: { ...this.renderings.scored },
             documents: this.documents.summary(),
             timings: this.clock.summary(),

@@ -189,10 +189,16 @@ export interface FocusedRequestManagerState {
     reserve?: LinkReserveJSON<FrontierEntry>;
     /** Links queued again from the reserve so far. */
     refilled?: number;
+    /** Sections a fetch has entered, and the pages exploration took (absent before exploration). */
+    openedSections?: string[];
+    explorations?: number;
 }
 
-/** Share of a focused crawl's pages that explore sections of the site no fetch has opened ([I]). */
-const EXPLORATION_SHARE = 0.1;
+/**
+ * Share of a focused crawl's pages that explore sections of the site no fetch has opened: one page in ten [I]. Link
+ * scores rank what the crawl has evidence for, and a section it never entered has none either way.
+ */
+export const EXPLORATION_SHARE = 0.1;
 
 /** The section of a URL: its host and first directory (`example.com/news`); null for a page at the root. */
 function sectionOf(url: string): string | null {
@@ -269,7 +275,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     private refilledCount = 0;
     /** Sections of the site (`sectionOf`) a fetch has entered. */
     private readonly openedSections = new Set<string>();
-    /** Pages taken by exploration. */
+    /** Pages taken by exploration (`FOCUS_REPORT.exploration`). */
     explorations = 0;
     private scheduled = 0;
     private stopped = false;
@@ -338,6 +344,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         manager.droppedEarlier = state.droppedEarlier ?? NO_LINKS;
         manager.reserve = LinkReserve.fromJSON(state.reserve);
         manager.refilledCount = state.refilled ?? 0;
+        for (const section of state.openedSections ?? []) manager.openedSections.add(section);
+        manager.explorations = state.explorations ?? 0;
         return manager;
     }
 
@@ -1001,6 +1009,11 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     }
 
     /** Links queued again from the reserve after the queue ran empty. */
+    /** Sections of the site (a host's first directory) a fetch has entered. */
+    get sectionsOpened(): number {
+        return this.openedSections.size;
+    }
+
     get refilled(): number {
         return this.refilledCount;
     }
@@ -1048,6 +1061,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             stopped: this.stopped,
             ...this.reserveJSON(),
             refilled: this.refilledCount,
+            openedSections: [...this.openedSections],
+            explorations: this.explorations,
         };
     }
 

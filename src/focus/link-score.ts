@@ -125,8 +125,8 @@ export function provenDemotion(demotion: number, locality: number): number {
  * (its own name is a number, so its URL template has siblings) of which no page has been fetched keeps its own score,
  * so the best-evidenced link of the series is fetched when its anchor and URL earn it; from then on the series' own
  * yield decides (`provenDemotion`). A literal URL (`/about.html`, `/news/`) is its own template and stays demoted.
- * [I] On openehr the partner announcements (`/news_events/foundation_news/440.html`, anchor "Enigma Health joins
- * openEHR as Industry Partner") kept a fifth of their score as news and never got room in the frontier.
+ * [I] Without it, posts announcing exactly the query's subject, under a news section, kept a fifth of their score
+ * and never got room in the frontier.
  */
 export function isUntestedSeries(signal: LinkSignal, locality: Locality | undefined): boolean {
     return signal.templated === true && signal.locality !== null && locality !== undefined && locality.templatePages(signal.locality) === 0;

@@ -56,6 +56,11 @@ export interface FocusReport {
      * queued again because the queue ran empty with budget left.
      */
     reserve: { held: number; refilled: number };
+    /**
+     * Pages taken to explore sections of the site (a host's first directory) no fetch had entered, and the sections
+     * entered in all (see `EXPLORATION_SHARE`).
+     */
+    exploration: { pages: number; sectionsOpened: number };
     /** Pages scored from a browser rendering and from plain HTTP by this process (adaptive mode has both). */
     rendering: { browser: number; http: number };
     /**
@@ -92,6 +97,7 @@ export interface ReportInput {
     duplicates: Array<{ url: string; duplicateOf: string }>;
     frontierLeft: number;
     reserve: { held: number; refilled: number };
+    exploration: { pages: number; sectionsOpened: number };
     rendering: { browser: number; http: number };
     documents: DocumentCounts;
     timings: PageTimings;
@@ -121,6 +127,7 @@ export function buildReport(input: ReportInput): FocusReport {
         duplicates: input.duplicates,
         frontierLeft: input.frontierLeft,
         reserve: input.reserve,
+        exploration: input.exploration,
         rendering: input.rendering,
         documents: input.documents,
         timings: input.timings,
@@ -150,6 +157,7 @@ export function formatReport(report: FocusReport): string {
     if (skipped.length > 0) lines.push(`  links skipped: ${skipped.map(([r, n]) => `${r} ${n}`).join(', ')}`);
     const failures = Object.entries(report.failures);
     if (failures.length > 0) lines.push(`  pages failed: ${failures.map(([r, n]) => `${r} ${n}`).join(', ')}`);
+    if (report.exploration.pages > 0) lines.push(`  exploration: ${report.exploration.pages} pages into sections not entered before (${report.exploration.sectionsOpened} sections entered in all)`);
     if (report.duplicates.length > 0) lines.push(`  duplicates not delivered: ${report.duplicates.length}`);
     return lines.join('\n');
 }

@@ -43,6 +43,36 @@ describe('FocusedRequestManager', () => {
         expect(new Set(fetched)).toEqual(new Set([SEED, 'https://www.e.edu/visa', 'https://apply.e.edu/scholarship']));
     });
 
+    it('gives one page in ten to a section of the site no fetch has entered, and keeps that across a snapshot', async () => {
+        const manager = focusedManager({ maxPages: 30 });
+        await manager.addRequestsBatched([SEED]);
+        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        manager.offerLinks(
+            [
+                ...Array.from({ length: 40 }, (_, i) => ({ url: `https://www.e.edu/international/visa-scholarship-${i}`, anchor: `Visa and scholarship ${i}` })),
+                { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' },
+                { url: 'https://www.e.edu/library/hours', anchor: 'Library hours' },
+            ],
+            parent,
+        );
+        const taken: string[] = [];
+        for (let i = 0; i < 9; i++) {
+            const request = (await manager.fetchNextRequest())!;
+            taken.push(request.url);
+            await manager.markRequestHandled(request);
+        }
+        // pages 2…9 follow the scores; the 10th explores a section never entered (not the visa section)
+        expect(taken.slice(0, 8).every((url) => url.includes('/international/'))).toBe(true);
+        expect(taken[8]).toMatch(/\/(campus|library)\//);
+        const restored = FocusedRequestManager.fromJSON(JSON.parse(JSON.stringify(manager.toJSON())), { focus: new Focus('visa scholarship', { seedUrls: [SEED] }), maxPages: 30 });
+        expect(restored.explorations).toBe(1);
+        expect(restored.sectionsOpened).toBe(2);
+        for (let i = 0; i < 10; i++) await restored.markRequestHandled((await restored.fetchNextRequest())!);
+        // the next turn explores the one section still unopened
+        expect(restored.explorations).toBe(2);
+        expect(restored.sectionsOpened).toBe(3);
+    });
+
     it('takes the best link first, whatever the order of discovery', async () => {
         const manager = focusedManager();
         await manager.addRequestsBatched([SEED]);

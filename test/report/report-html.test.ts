@@ -26,6 +26,7 @@ function sampleReport(overrides: Partial<FocusReport> = {}): FocusReport {
         duplicates: [],
         frontierLeft: 17,
         reserve: { held: 5, refilled: 0 },
+        exploration: { pages: 2, sectionsOpened: 4 },
         rendering: { browser: 0, http: 58 },
         documents: { pdf: { fetched: 2, converted: 2, delivered: 1 } },
         timings: { pages: 58, millisPerPage: { guard: 0, navigate: 0, read: 0, extract: 0, score: 0, deliver: 0, snapshot: 0 } },
