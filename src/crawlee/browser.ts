@@ -20,10 +20,13 @@ export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
     '--disable-default-apps',
     '--disable-extensions',
     // Chromium's own services call Google whatever the flags above say: the component updater asks for the on-device
-    // model manifest on demand (component ceofaddefefcbblgcgnibnonglccbfja), and the account service calls GAIA.
-    // Both are pointed at a loopback port that answers nothing, so they never reach the network or the crawl's proxy.
+    // model manifest on demand (component ceofaddefefcbblgcgnibnonglccbfja), the account service calls GAIA, and
+    // autofill asks content-autofill.googleapis.com about every page with a form (a few requests per page, each
+    // naming the page's form structure). All are pointed at a loopback port that answers nothing, so they never
+    // reach the network or the crawl's proxy. (A `--disable-features` of our own would replace Playwright's list.)
     `--component-updater=url-source=${SERVICE_SINK}`,
     `--gaia-url=${SERVICE_SINK}`,
+    `--autofill-server-url=${SERVICE_SINK}`,
 ]);
 
 /** Debian's Chromium launcher (`apt-get install chromium`), used when Playwright has no browser of its own. */

@@ -3,13 +3,16 @@ import { page } from './site-server.js';
 export const TELESCOPE_TOPICS = ['optics', 'mirrors', 'lenses', 'mounts', 'eyepieces', 'filters', 'cameras', 'domes', 'history', 'care', 'cleaning', 'finders'];
 export const TELESCOPE_MODELS = ['a', 'b', 'c'];
 
-/** Static guide pages, plus a catalogue whose model links exist only after its script runs (an app shell over HTTP). */
+/** A form like most sites have: Chromium's autofill asks Google's servers about every page that has one. */
+const NEWSLETTER_FORM = '<form action="/subscribe" method="post"><input name="name" autocomplete="name"><input type="email" name="email" autocomplete="email"><input name="city" autocomplete="address-level2"><button>Subscribe</button></form>';
+
+/** Static guide pages (each with a form), plus a catalogue whose model links exist only after its script runs (an app shell over HTTP). */
 export function telescopeSite(): Record<string, string> {
     const routes: Record<string, string> = {};
     const links = TELESCOPE_TOPICS.map((t) => `<li><a href="/guide/${t}">Telescope ${t}</a></li>`).join('');
     routes['/'] = page('Telescopes', `<main><h1>Telescopes</h1><p>Telescope guide home page about telescopes.</p><ul>${links}<li><a href="/app">Telescope catalogue</a></li></ul></main>`);
     TELESCOPE_TOPICS.forEach((t, i) => {
-        routes[`/guide/${t}`] = page(`Telescope ${t}`, `<main><h1>Telescope ${t}</h1><p>All about telescope ${t}: why ${t} matter for a telescope, with notes on ${TELESCOPE_TOPICS[(i + 1) % TELESCOPE_TOPICS.length]}.</p></main>`);
+        routes[`/guide/${t}`] = page(`Telescope ${t}`, `<main><h1>Telescope ${t}</h1><p>All about telescope ${t}: why ${t} matter for a telescope, with notes on ${TELESCOPE_TOPICS[(i + 1) % TELESCOPE_TOPICS.length]}.</p></main>${NEWSLETTER_FORM}`);
     });
     const list = TELESCOPE_MODELS.map((x) => `<li><a href="/app/model-${x}">Telescope model ${x}</a></li>`).join('');
     const script = `document.addEventListener('DOMContentLoaded', () => { document.getElementById('list').innerHTML = ${JSON.stringify(list)}; });`;
