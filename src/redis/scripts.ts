@@ -67,6 +67,13 @@ end
 local function holds(key, token)
   return redis.call('HGET', K_leaseToken, key) == token
 end
+
+-- The fence of commit and retry: a worker whose lease was handed out again changes nothing, and is counted.
+local function fenced_out(key, token)
+  if holds(key, token) then return false end
+  redis.call('HINCRBY', K_counters, 'stale', 1)
+  return true
+end
 `;
 
 /**
@@ -227,10 +234,7 @@ return deadlines
 /** ARGV: key, token, 'done' | 'failed'. Returns 'ok' or 'stale'. */
 const COMMIT = `
 local key, token = ARGV[1], ARGV[2]
-if not holds(key, token) then
-  redis.call('HINCRBY', K_counters, 'stale', 1)
-  return 'stale'
-end
+if fenced_out(key, token) then return 'stale' end
 end_lease(key)
 finish(key, ARGV[3])
 return 'ok'
@@ -239,10 +243,7 @@ return 'ok'
 /** ARGV: key, token, maxAttempts. Returns 'queued', 'failed' or 'stale'. */
 const RETRY = `
 local key, token = ARGV[1], ARGV[2]
-if not holds(key, token) then
-  redis.call('HINCRBY', K_counters, 'stale', 1)
-  return 'stale'
-end
+if fenced_out(key, token) then return 'stale' end
 end_lease(key)
 if redis.call('HINCRBY', K_attempts, key, 1) >= tonumber(ARGV[3]) then
   finish(key, 'failed')

@@ -84,58 +84,26 @@ export interface FocusReport {
     elapsedMillis: number;
 }
 
-export interface ReportInput {
-    query: string | null;
-    stopReason: CrawlStopReason;
-    pagesFetched: number;
-    pagesProcessed: number;
-    relevantPages: number;
+/** What {@link buildReport} reads: the report's own counts, and the learners it summarises. */
+export type ReportInput = Omit<FocusReport, 'harvestRate' | 'coverage' | 'termEvidence' | 'traps' | 'failing' | 'rewriteRules' | 'maxPages'> & {
     focus: Focus | null;
     trapLearner: TrapLearner;
-    skipped: Record<string, number>;
-    failures: Record<string, number>;
-    duplicates: Array<{ url: string; duplicateOf: string }>;
-    frontierLeft: number;
-    reserve: { held: number; refilled: number };
-    exploration: { pages: number; sectionsOpened: number };
-    rendering: { browser: number; http: number };
-    documents: DocumentCounts;
-    timings: PageTimings;
-    estimatedRecall: RecallEstimate | null;
-    curve: CurvePoint[];
-    topPages: TopPage[];
+    /** `Infinity` without a budget. */
     maxPages: number;
-    elapsedMillis: number;
-}
+};
 
 export function buildReport(input: ReportInput): FocusReport {
     const summary = input.focus?.summary();
+    const { focus: _focus, trapLearner, maxPages, ...counts } = input;
     return {
-        query: input.query,
-        stopReason: input.stopReason,
-        pagesFetched: input.pagesFetched,
-        pagesProcessed: input.pagesProcessed,
-        relevantPages: input.relevantPages,
+        ...counts,
         harvestRate: input.pagesProcessed > 0 ? input.relevantPages / input.pagesProcessed : 0,
         coverage: summary?.coverage ?? null,
         termEvidence: summary?.termEvidence ?? {},
-        traps: input.trapLearner.traps(),
-        failing: input.trapLearner.failingParts(),
-        rewriteRules: input.trapLearner.rules(),
-        skipped: input.skipped,
-        failures: input.failures,
-        duplicates: input.duplicates,
-        frontierLeft: input.frontierLeft,
-        reserve: input.reserve,
-        exploration: input.exploration,
-        rendering: input.rendering,
-        documents: input.documents,
-        timings: input.timings,
-        estimatedRecall: input.estimatedRecall,
-        curve: input.curve,
-        topPages: input.topPages,
-        maxPages: Number.isFinite(input.maxPages) ? input.maxPages : null,
-        elapsedMillis: input.elapsedMillis,
+        traps: trapLearner.traps(),
+        failing: trapLearner.failingParts(),
+        rewriteRules: trapLearner.rules(),
+        maxPages: Number.isFinite(maxPages) ? maxPages : null,
     };
 }
 

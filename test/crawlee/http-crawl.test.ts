@@ -51,12 +51,16 @@ describe('focused crawl in http mode (CheerioCrawler)', () => {
 
     it('fetches the on-topic links first although the page lists them last', async () => {
         site.requests.length = 0;
-        const { report, items } = await crawl({ startUrls: [`${site.url}/`], query: 'robot', maxPages: 11, maxConcurrency: 1, stop: 'never' });
+        const { report, items } = await crawl({ startUrls: [`${site.url}/`], query: 'robot', maxPages: 12, maxConcurrency: 1, stop: 'never' });
         const fetched = site.requests.filter((r) => r !== '/robots.txt');
-        expect(fetched).toHaveLength(11);
-        // seed + 5 robot pages + 5 deep robot pages: the 35 others never get a turn
+        expect(fetched).toHaveLength(12);
+        // seed + 5 robot pages + 5 deep robot pages; of the 35 others only one, the 10th page: exploration's turn
+        // (one page in ten goes to a section no fetch has entered)
         expect(fetched.filter((p) => p.startsWith('/robots/'))).toHaveLength(10);
-        expect(report.pagesFetched).toBe(11);
+        expect(fetched.filter((p) => p.startsWith('/misc/'))).toHaveLength(1);
+        expect(fetched.findIndex((p) => p.startsWith('/misc/'))).toBe(9);
+        expect(report.exploration).toEqual({ pages: 1, sectionsOpened: 2 });
+        expect(report.pagesFetched).toBe(12);
         expect(report.stopReason).toBe('limit_reached');
         const delivered = items.map((i) => new URL(String(i.url)).pathname);
         // every robot page is delivered, no catalogue page is (the hub lists robot anchors, so it may be)
