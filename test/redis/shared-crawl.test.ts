@@ -21,11 +21,23 @@ if (redisUnavailable) console.warn(redisUnavailable);
 const WORKER = fileURLToPath(new URL('./fixtures/crawl-worker.ts', import.meta.url));
 const WORKERS = 3;
 const SITE_PAGES = 400;
-const MAX_PAGES = 40;
-/** Short, so the survivors take the victim's pages soon after the kill; heartbeats every third of it. */
-const LEASE_MILLIS = 3_000;
-/** The victim is killed once the site has served this many distinct pages (about a third of the budget). */
-const KILL_AFTER_PAGES = 12;
+
+interface Scenario {
+    mode: 'http' | 'browser';
+    maxPages: number;
+    /** The victim is killed once the site has served this many distinct pages (about a third of the budget). */
+    killAfterPages: number;
+    /** Short, so the survivors take the victim's pages soon after the kill; heartbeats every third of it. */
+    leaseMillis: number;
+    concurrency: number;
+    timeoutMillis: number;
+}
+
+const SCENARIOS: Scenario[] = [
+    { mode: 'http', maxPages: 40, killAfterPages: 12, leaseMillis: 3_000, concurrency: 3, timeoutMillis: 180_000 },
+    // Three Chromiums on two cores: fewer pages, and leases long enough for a loaded event loop's heartbeat.
+    { mode: 'browser', maxPages: 24, killAfterPages: 8, leaseMillis: 10_000, concurrency: 2, timeoutMillis: 400_000 },
+];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type WorkerMessage = { type: 'ready'; workerId: string } | { type: 'report'; report: FocusReport } | { type: 'error'; message: string };
@@ -87,29 +99,31 @@ describe.skipIf(redisUnavailable !== null)('a focused crawl shared by worker pro
         await redis?.stop();
     });
 
-    const optionsFor = (crawlId: string, i: number, extra: Partial<CreateFocusedCrawlerOptions> = {}) => ({
+    const optionsFor = (crawlId: string, i: number, scenario: Scenario) => ({
         startUrls: [`${site.url}/p0`],
         query: SHARED_SITE_QUERY,
-        mode: 'http' as const,
-        maxPages: MAX_PAGES,
+        mode: scenario.mode,
+        maxPages: scenario.maxPages,
         stop: 'never' as const,
-        maxRequestsPerHost: 9,
-        minConcurrency: 3,
-        maxConcurrency: 3,
+        maxRequestsPerHost: WORKERS * scenario.concurrency,
+        minConcurrency: scenario.concurrency,
+        maxConcurrency: scenario.concurrency,
         storageDir: mkdtempSync(join(tmpdir(), `cf-worker-${i}-`)),
+        // The site's access log tells the workers apart by it.
         userAgent: `cf-test-worker-${i}`,
-        redis: { url: redis.url, crawlId, leaseMillis: LEASE_MILLIS },
-        ...extra,
+        redis: { url: redis.url, crawlId, leaseMillis: scenario.leaseMillis },
     });
 
-    it('http mode, one of 3 workers killed: fetches exactly maxPages distinct pages, delivers each once, and every survivor reports the same stop', async () => {
-        const crawlId = 'shared-http';
-        const workers = Array.from({ length: WORKERS }, (_, i) => startWorker(optionsFor(crawlId, i)));
-        await waitFor(() => workers.every((w) => w.messages.some((m) => m.type === 'ready')), 'the workers to join');
+    it.each(SCENARIOS)('$mode mode, one of 3 workers killed: fetches exactly maxPages distinct pages, delivers each once, and every survivor reports the same stop', async (scenario) => {
+        const { maxPages: MAX_PAGES, killAfterPages: KILL_AFTER_PAGES } = scenario;
+        const crawlId = `shared-${scenario.mode}`;
+        site.hits.length = 0; // one access log per crawl
+        const workers = Array.from({ length: WORKERS }, (_, i) => startWorker(optionsFor(crawlId, i, scenario)));
+        await waitFor(() => workers.every((w) => w.messages.some((m) => m.type === 'ready')), 'the workers to join', 120_000);
         for (const w of workers) w.child.send('go');
 
         const distinct = () => new Set(site.hits.map((h) => h.path)).size;
-        await waitFor(() => distinct() >= KILL_AFTER_PAGES, `${KILL_AFTER_PAGES} pages`);
+        await waitFor(() => distinct() >= KILL_AFTER_PAGES, `${KILL_AFTER_PAGES} pages`, 240_000);
         const victim = [...workers].sort((a, b) => site.open(b.agent) - site.open(a.agent))[0]!;
         const victimId = (victim.messages.find((m) => m.type === 'ready') as { workerId: string }).workerId;
         const keys = crawlKeys(crawlId).named;
@@ -139,6 +153,7 @@ describe.skipIf(redisUnavailable !== null)('a focused crawl shared by worker pro
         const lost = doneUrls.filter((url) => !delivered.includes(url));
         console.log(
             JSON.stringify({
+                mode: scenario.mode,
                 distinct: distinct(),
                 fetches,
                 refetched,
@@ -163,5 +178,5 @@ describe.skipIf(redisUnavailable !== null)('a focused crawl shared by worker pro
         expect(new Set(reports.map((r) => r!.stopReason)).size).toBe(1);
         expect(reports[0]!.stopReason).toBe('limit_reached');
         expect(await admin.zcard(keys.leases)).toBe(0);
-    }, 180_000);
+    }, Math.max(...SCENARIOS.map((s) => s.timeoutMillis)));
 });
