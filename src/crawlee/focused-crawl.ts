@@ -20,7 +20,7 @@ import { DocumentFetchError, DocumentReader, markAsDocument } from './documents.
 import { browserPageOf, RenderingLedger } from './rendering.js';
 import { PhaseClock } from './timings.js';
 import { HarvestCurve, TopPages, buildReport, learnedRules, reportHtml } from '../report/index.js';
-import type { CrawlStopReason, FocusReport, HarvestCurveJSON } from '../report/index.js';
+import type { CrawlStopReason, FocusReport, HarvestCurveJSON, SharedCrawlSummary } from '../report/index.js';
 import { FocusedRequestManager } from './request-manager.js';
 import type { FetchedEntry, FocusedRequestManagerState } from './request-manager.js';
 import { SharedRequestManager } from './shared-request-manager.js';
@@ -311,6 +311,8 @@ export class FocusedCrawl {
     /** The delivery gate's answers come one at a time, in the order the pages asked. */
     private gateTurn: Promise<unknown> = Promise.resolve();
     private stopReason: CrawlStopReason | null = null;
+    /** A shared crawl's counters, read from the store when this worker ends. */
+    private sharedCrawl: SharedCrawlSummary | null = null;
     private readonly startedAt = Date.now();
 
     private constructor(
@@ -710,6 +712,21 @@ export class FocusedCrawl {
 
     /** Writes `FOCUS_REPORT`, `LEARNED_RULES` and `REPORT.html` to the default key-value store and returns the report. */
     async finish(): Promise<FocusReport> {
+        if (this.manager instanceof SharedRequestManager) {
+            const status = await this.manager.sharedStatus();
+            this.sharedCrawl = {
+                crawlId: this.options.redis!.crawlId,
+                workerId: this.manager.workerId,
+                charged: status.charged,
+                budget: Number.isFinite(status.budget) ? status.budget : null,
+                done: status.done,
+                failed: status.failed,
+                reclaimed: status.reclaimed,
+                stale: status.stale,
+                queued: status.queued,
+                leased: status.leased,
+            };
+        }
         const report = this.report();
         await this.persist();
         const kv = await KeyValueStore.open(undefined, { config: this.config });
@@ -742,6 +759,7 @@ export class FocusedCrawl {
             timings: this.clock.summary(),
             estimatedRecall: this.focus?.estimateRecall(this.manager) ?? null,
             elapsedMillis: Date.now() - this.startedAt,
+            ...(this.sharedCrawl ? { sharedCrawl: this.sharedCrawl } : {}),
         });
     }
 

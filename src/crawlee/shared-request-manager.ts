@@ -297,6 +297,9 @@ export class SharedRequestManager extends FocusedRequestManager {
 
     /** Stops the heartbeat and closes the store's connection; the shared state stays in the store. */
     override async close(): Promise<void> {
+        // A URL leased for a slot Crawlee never filled (it was stopping): given back now, so that the other workers
+        // need not wait for the lease to expire. It keeps its charge and is served first.
+        for (const lease of this.ready.splice(0)) await this.store.retry(lease).catch(() => undefined);
         this.heartbeat.stop();
         await this.store.close();
     }

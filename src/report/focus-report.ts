@@ -77,6 +77,29 @@ export interface FocusReport {
     /** The page budget (`maxPages`); null when there is none. */
     maxPages: number | null;
     elapsedMillis: number;
+    /**
+     * A crawl shared by several workers through Redis: the whole crawl's counters when this worker ended (the other
+     * figures of the report are this worker's own, `pagesFetched` included). Absent for a crawl in one process.
+     */
+    sharedCrawl?: SharedCrawlSummary;
+}
+
+/** What every worker of a shared crawl sees of it, read from the shared store. */
+export interface SharedCrawlSummary {
+    crawlId: string;
+    /** This worker's name in the store's leases. */
+    workerId: string;
+    /** Distinct pages charged to the budget, by all workers. */
+    charged: number;
+    budget: number | null;
+    done: number;
+    failed: number;
+    /** Leases of dead or stalled workers taken back and handed out again. */
+    reclaimed: number;
+    /** Commits refused because another worker owned the page by then: pages fetched twice, delivered once. */
+    stale: number;
+    queued: number;
+    leased: number;
 }
 
 export interface ReportInput {
@@ -100,6 +123,7 @@ export interface ReportInput {
     topPages: TopPage[];
     maxPages: number;
     elapsedMillis: number;
+    sharedCrawl?: SharedCrawlSummary;
 }
 
 export function buildReport(input: ReportInput): FocusReport {
@@ -129,6 +153,7 @@ export function buildReport(input: ReportInput): FocusReport {
         topPages: input.topPages,
         maxPages: Number.isFinite(input.maxPages) ? input.maxPages : null,
         elapsedMillis: input.elapsedMillis,
+        ...(input.sharedCrawl ? { sharedCrawl: input.sharedCrawl } : {}),
     };
 }
 
@@ -151,6 +176,13 @@ export function formatReport(report: FocusReport): string {
     const failures = Object.entries(report.failures);
     if (failures.length > 0) lines.push(`  pages failed: ${failures.map(([r, n]) => `${r} ${n}`).join(', ')}`);
     if (report.duplicates.length > 0) lines.push(`  duplicates not delivered: ${report.duplicates.length}`);
+    const shared = report.sharedCrawl;
+    if (shared) {
+        lines.push(
+            `  shared crawl "${shared.crawlId}" (all workers): ${shared.charged}/${shared.budget ?? '∞'} pages charged, ${shared.done} done, ${shared.failed} failed, ` +
+                `${shared.reclaimed} reclaimed from dead workers, ${shared.stale} stale; the figures above are this worker's`,
+        );
+    }
     return lines.join('\n');
 }
 

@@ -177,6 +177,9 @@ describe.skipIf(redisUnavailable !== null)('a focused crawl shared by worker pro
         expect(lost).toEqual([]);
         expect(new Set(reports.map((r) => r!.stopReason)).size).toBe(1);
         expect(reports[0]!.stopReason).toBe('limit_reached');
+        // Each survivor's report ends with what all workers did: the same crawl-wide counters.
+        for (const report of reports) expect(report!.sharedCrawl).toMatchObject({ crawlId, charged: MAX_PAGES, budget: MAX_PAGES, done: MAX_PAGES, leased: 0 });
+        expect(reports[0]!.sharedCrawl!.reclaimed, "the victim's leases were taken back").toBeGreaterThan(0);
         expect(await admin.zcard(keys.leases)).toBe(0);
     }, Math.max(...SCENARIOS.map((s) => s.timeoutMillis)));
 });
