@@ -16,6 +16,9 @@ export interface SharedRequestManagerOptions extends FocusedRequestManagerOption
     workerId: string;
 }
 
+/** Pages handled between two reads of the store's counters. */
+const STATUS_EVERY_PAGES = 10;
+
 /** A request this worker holds a lease for, from the moment Crawlee took it until it was handled or given back. */
 interface HeldLease {
     lease: FrontierLease<FetchedEntry>;
@@ -59,6 +62,12 @@ export class SharedRequestManager extends FocusedRequestManager {
     /** Hosts whose robots.txt `Crawl-delay` was given to the store. */
     private readonly delaysSent = new Set<string>();
     private lastStatus: FrontierStatus | null = null;
+    /**
+     * Link scores of the URLs this worker queued and has not taken, newest last: what the recall estimate (and so the
+     * adaptive stop) reads as links still to fetch, since the store cannot list its queue yet. Some were taken by
+     * other workers meanwhile, so it errs on the side of more left to fetch, which stops later rather than too early.
+     */
+    private readonly queuedByMe = new Map<string, number>();
     private stopReasonSeen: string | null = null;
     private taken = 0;
 
@@ -135,14 +144,18 @@ export class SharedRequestManager extends FocusedRequestManager {
             let queued = 0;
             outcomes.forEach((outcome, i) => {
                 const offer = allowed[i]!;
-                if (outcome === 'queued') queued++;
-                else if (outcome === 'rejected') {
+                if (outcome === 'queued' || outcome === 'rescored') {
+                    if (outcome === 'queued') queued++;
+                    this.queuedByMe.delete(offer.key);
+                    this.queuedByMe.set(offer.key, offer.payload.linkScore ?? 0);
+                } else if (outcome === 'rejected') {
                     this.known.delete(offer.key);
                     this.noteDropped(offer.key, offer.payload);
                     this.count('frontier-full', offer.url);
                 }
             });
             for (const offer of evicted) {
+                this.queuedByMe.delete(offer.key);
                 this.known.delete(offer.key);
                 this.noteDropped(offer.key, offer.payload);
                 this.count('evicted', offer.url);
@@ -200,6 +213,7 @@ export class SharedRequestManager extends FocusedRequestManager {
         const request = this.toRequest(entry);
         request.retryCount = lease.attempts;
         this.held.set(request.id!, { lease, entry, settled: null, lost: false });
+        this.queuedByMe.delete(lease.key);
         this.taken++;
         this.lastActivityAt = Date.now();
         return request as unknown as Request<T>;
@@ -261,6 +275,8 @@ export class SharedRequestManager extends FocusedRequestManager {
         this.handled.add(uniqueKey);
         this.known.add(uniqueKey);
         request.handledAt ??= new Date().toISOString();
+        // Now and then, the crawl's counters (for the queue size, and the cap on what `queuedScores` yields).
+        if (this.handled.size % STATUS_EVERY_PAGES === 0) void this.refreshStatus().catch(() => undefined);
         return { requestId: id, uniqueKey, wasAlreadyPresent: true, wasAlreadyHandled, forefront: false } as OperationInfo;
     }
 
@@ -337,6 +353,13 @@ export class SharedRequestManager extends FocusedRequestManager {
 
     override get inFlightCount(): number {
         return this.held.size;
+    }
+
+    /** The newest of the links this worker queued, no more than the store holds in all (see {@link queuedByMe}). */
+    override *queuedScores(): Iterable<number> {
+        const scores = [...this.queuedByMe.values()];
+        const queued = this.lastStatus?.queued ?? scores.length;
+        yield* scores.slice(Math.max(0, scores.length - queued));
     }
 
     override frontierSize(): number {
