@@ -697,17 +697,33 @@ export class FocusedCrawl {
         });
         watchdog.start();
         try {
-            // A resumed frontier already holds its seeds; adding them again is a no-op.
-            await crawler.run(this.resumed ? [] : this.options.startUrls);
-        } finally {
-            watchdog.stop();
-            clearTimeout(abortTimer);
-        }
-        try {
+            try {
+                // A resumed frontier already holds its seeds; adding them again is a no-op.
+                await crawler.run(this.resumed ? [] : this.options.startUrls);
+            } catch (error) {
+                throw this.sharedRunError(error);
+            } finally {
+                watchdog.stop();
+                clearTimeout(abortTimer);
+            }
             return await this.finish();
         } finally {
-            await this.manager.close();
+            // A shared frontier's connection would keep the process alive, even after a failed run.
+            await this.manager.close().catch(() => undefined);
         }
+    }
+
+    /** A shared crawl fails when its store does (Redis down): say so, and what to do. */
+    private sharedRunError(error: unknown): unknown {
+        const redis = this.options.redis;
+        if (!redis || !this.manager.isShared) return error;
+        const message = error instanceof Error ? error.message : String(error);
+        return new Error(
+            `crawlee-focus: this worker lost the shared crawl "${redis.crawlId}" at ${redis.url} (${message}). ` +
+                'Start it again with the same command once Redis answers: with Redis persistence on, the crawl continues where it was; ' +
+                'pages this worker had taken are handed out again when their leases expire.',
+            { cause: error },
+        );
     }
 
     /** Writes `FOCUS_REPORT`, `LEARNED_RULES` and `REPORT.html` to the default key-value store and returns the report. */

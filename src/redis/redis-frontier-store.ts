@@ -80,6 +80,9 @@ export class RedisFrontierStore<P = unknown> implements FrontierStore<P> {
         this.keys = crawlKeys(crawlId);
         this.ownsConnection = typeof redis === 'string';
         this.redis = typeof redis === 'string' ? new Redis(redis, { lazyConnect: true, maxRetriesPerRequest: 3 }) : redis;
+        // A lost connection surfaces as the failed command's error, which says what to do; the client's own error
+        // events (one per reconnect attempt) would only print "Unhandled error event" to stderr.
+        if (this.ownsConnection) this.redis.on('error', () => {});
         this.scanWindow = positiveInteger('scanWindow', scanWindow ?? 256);
         this.reclaimBatch = positiveInteger('reclaimBatch', reclaimBatch ?? 100);
         this.enqueueBatch = positiveInteger('enqueueBatch', enqueueBatch ?? 256);

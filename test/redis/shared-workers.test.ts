@@ -79,6 +79,26 @@ describe.skipIf(redisUnavailable !== null)('workers of a crawl shared through Re
         expect(Number(counters.done) + Number(counters.failed ?? 0)).toBe(Number(counters.charged));
         expect(await admin.zcard(crawlKeys('one-stop').named.leases)).toBe(0);
     }, 120_000);
+
+    it('when Redis dies mid-crawl, the worker\'s run rejects with an error that says what happened and what to do', async () => {
+        const doomed = await startRedis();
+        try {
+            const focused = await worker('doomed', { maxPages: 200, redis: { url: doomed.url, crawlId: 'doomed', leaseMillis: 5_000 } });
+            site.hits.length = 0; // killed once this crawl's first page is asked for
+            const killer = setInterval(() => {
+                if (site.hits.length > 0) {
+                    clearInterval(killer);
+                    process.kill(doomed.pid, 'SIGKILL');
+                }
+            }, 10);
+            await expect(focused.run()).rejects.toThrow(
+                new RegExp(`this worker lost the shared crawl "doomed" at ${doomed.url} \\(.*\\)\\. Start it again with the same command once Redis answers`),
+            );
+            clearInterval(killer);
+        } finally {
+            await doomed.stop();
+        }
+    }, 60_000);
 });
 
 describe('without the redis option', () => {
