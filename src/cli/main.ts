@@ -16,6 +16,7 @@ Usage:
   crawlee-focus crawl <url...> [--query <text>] [options]
   crawlee-focus demo [--mode browser|http|adaptive] [--max-pages N] [--json]
   crawlee-focus serve-demo [--port N]   serve the bundled demo site on 127.0.0.1 until stopped (Ctrl-C)
+  crawlee-focus status --redis <url> --crawl-id <name> [--json]
   crawlee-focus --help | --version
 
 Options of crawl (and demo):
@@ -38,6 +39,10 @@ Options of crawl (and demo):
                           handed out again; as long again and the crawl stops as stalled (exit code 3)
   --chromium <path>       browser executable (default /usr/bin/chromium when installed)
   --report-html <file>    also write the report page (REPORT.html: chart, stop, traps, top pages) to <file>
+  --redis <url>           share the crawl with other workers through this Redis (redis://host:6379);
+                          needs --crawl-id. Start every worker with the same command (each with its own
+                          --storage); they share the frontier, the page budget and the stop
+  --crawl-id <name>       names the shared crawl (letters, digits, -_.:); needs --redis
   --json                  print the report as JSON on the last line of stdout
   --verbose               show Crawlee's own log
 
@@ -66,6 +71,8 @@ const OPTIONS = {
     chromium: { type: 'string' },
     'report-html': { type: 'string' },
     port: { type: 'string' },
+    redis: { type: 'string' },
+    'crawl-id': { type: 'string' },
     json: { type: 'boolean' },
     verbose: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -94,6 +101,7 @@ export async function main(argv: string[]): Promise<number> {
         if (command === 'crawl') return await crawlCommand(rest, values);
         if (command === 'demo') return await demoCommand(rest, values);
         if (command === 'serve-demo') return await serveDemoCommand(rest, values);
+        if (command === 'status') return await statusCommand(rest, values);
         throw new UsageError(`unknown command "${command}"`);
     } catch (error) {
         if (error instanceof UsageError) return usageError(error.message);
@@ -151,11 +159,53 @@ async function serveDemoCommand(rest: string[], values: Values): Promise<number>
     return 0;
 }
 
+/** `--redis` and `--crawl-id` come together, or not at all. */
+function sharedCrawl(values: Values): { url: string; crawlId: string } | null {
+    const url = values.redis;
+    const crawlId = values['crawl-id'];
+    if (url === undefined && crawlId === undefined) return null;
+    if (url === undefined || crawlId === undefined) {
+        throw new UsageError('--redis and --crawl-id go together: give both (e.g. --redis redis://127.0.0.1:6379 --crawl-id docs-2026), or neither for a crawl in one process');
+    }
+    if (!/^rediss?:\/\//.test(url)) throw new UsageError(`--redis must be a redis:// URL (got "${url}")`);
+    if (!/^[\w.:-]+$/.test(crawlId)) throw new UsageError(`--crawl-id may hold letters, digits and -_.: only (got "${crawlId}")`);
+    return { url, crawlId };
+}
+
+/** Prints the progress of a shared crawl, read from Redis: what every worker sees. */
+async function statusCommand(rest: string[], values: Values): Promise<number> {
+    if (rest.length > 0) throw new UsageError(`status takes no URLs (got ${rest.join(' ')})`);
+    const shared = sharedCrawl(values);
+    if (!shared) throw new UsageError('status needs --redis <url> and --crawl-id <name>');
+    const { RedisFrontierStore } = await import('../redis/index.js');
+    const store = await RedisFrontierStore.attach({ redis: shared.url, crawlId: shared.crawlId });
+    try {
+        const [status, identity] = await Promise.all([store.status(), store.identity()]);
+        if (values.json) {
+            console.log(JSON.stringify({ crawlId: shared.crawlId, identity, ...status, budget: Number.isFinite(status.budget) ? status.budget : null }));
+            return 0;
+        }
+        const budget = Number.isFinite(status.budget) ? String(status.budget) : '∞';
+        const lines = [
+            `crawl "${shared.crawlId}"${identity ? `: ${identity.query ? `"${identity.query}"` : 'breadth-first'}, mode ${identity.mode}, ${identity.seeds.length} seed(s)` : ''}`,
+            `pages charged ${status.charged}/${budget}   done ${status.done}   failed ${status.failed}`,
+            `queued ${status.queued} (fresh ${status.fresh}, requeued ${status.requeued})   leased ${status.leased}`,
+            `reclaimed ${status.reclaimed}   retried ${status.retried}   stale ${status.stale}   duplicates ${status.duplicates}   evicted ${status.evicted}`,
+            `stop reason: ${status.stopReason ?? '—'}   ${status.isFinished ? `finished (${status.finishReason})` : 'running'}`,
+        ];
+        console.log(lines.join('\n'));
+        return 0;
+    } finally {
+        await store.close();
+    }
+}
+
 function crawlOptions(urls: string[], values: Values): CreateFocusedCrawlerOptions {
     const mode = (values.mode ?? 'browser') as CrawlMode;
     if (!['browser', 'http', 'adaptive'].includes(mode)) throw new UsageError(`--mode must be browser, http or adaptive (got "${values.mode}")`);
     const stop = values.stop ?? 'adaptive';
     if (stop !== 'adaptive' && stop !== 'never') throw new UsageError(`--stop must be adaptive or never (got "${values.stop}")`);
+    const shared = sharedCrawl(values);
     return {
         startUrls: urls,
         query: values.query ?? null,
@@ -174,6 +224,7 @@ function crawlOptions(urls: string[], values: Values): CreateFocusedCrawlerOptio
         ...(values['stall-timeout'] !== undefined ? { stallTimeoutSecs: positiveInteger('--stall-timeout', values['stall-timeout']) } : {}),
         ...(values.chromium ? { browser: { executablePath: values.chromium } } : {}),
         resume: values.fresh ? false : 'auto',
+        ...(shared ? { redis: shared } : {}),
     };
 }
 

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+
 import { Configuration, Dataset, KeyValueStore, log, purgeDefaultStorages } from 'crawlee';
 import type { CrawlingContext, Dictionary, Request, RequestProvider } from 'crawlee';
 
@@ -17,9 +20,12 @@ import { DocumentFetchError, DocumentReader, markAsDocument } from './documents.
 import { browserPageOf, RenderingLedger } from './rendering.js';
 import { PhaseClock } from './timings.js';
 import { HarvestCurve, TopPages, buildReport, learnedRules, reportHtml } from '../report/index.js';
-import type { CrawlStopReason, FocusReport, HarvestCurveJSON } from '../report/index.js';
+import type { CrawlStopReason, FocusReport, HarvestCurveJSON, SharedCrawlSummary } from '../report/index.js';
 import { FocusedRequestManager } from './request-manager.js';
-import type { FocusedRequestManagerState } from './request-manager.js';
+import type { FetchedEntry, FocusedRequestManagerState } from './request-manager.js';
+import { SharedRequestManager } from './shared-request-manager.js';
+import { optionsHash } from '../frontier/index.js';
+import type { FrontierStore } from '../frontier/index.js';
 import { localDatasetDirectory, repairTornDatasetItems } from './dataset-repair.js';
 import { RobotsCache } from './robots-cache.js';
 import type { TextFetcher } from './robots-cache.js';
@@ -159,6 +165,60 @@ export interface FocusedCrawlOptions {
      * charge limit. @default every relevant page is delivered
      */
     deliveryGate?: DeliveryGate;
+    /**
+     * Share the crawl with other worker processes, on this machine or others, through one Redis (≥ 7.0): the frontier,
+     * dedup, page budget, leases, per-host politeness, retries and the stop decision live there (see
+     * docs/frontier-store.md). Every worker of a crawl must have the same query, seeds, mode and crawl options, or it is
+     * refused. Each worker delivers to its own dataset. Without it the crawl is one process and Redis is never loaded.
+     * @default null
+     */
+    redis?: SharedCrawlOptions | null;
+}
+
+/** Where the shared frontier lives and which crawl this worker joins. */
+export interface SharedCrawlOptions {
+    /** `redis://host:6379/0` */
+    url: string;
+    /** Names the crawl; every worker of it uses the same id. Letters, digits and `-_.:`. */
+    crawlId: string;
+    /**
+     * How long a page stays leased to a worker without a heartbeat: a killed worker's pages are handed out again after
+     * this long. Every worker of a crawl must use the same.
+     * @default 60_000
+     */
+    leaseMillis?: number;
+}
+
+/** The store a worker's frontier sits on, and its name in the store's leases. */
+interface SharedFrontier {
+    store: FrontierStore<FetchedEntry>;
+    workerId: string;
+}
+
+/** Attempts of a page in a shared store at most; Crawlee's `maxRequestRetries` normally ends a page first. */
+const SHARED_MAX_ATTEMPTS = 20;
+
+/** The options that change what a crawl fetches: every worker of a shared crawl must have the same. */
+function sharedCrawlOptions(options: FocusedCrawlOptions): Record<string, unknown> {
+    return {
+        maxPages: options.maxPages ?? 100,
+        stop: options.stop ?? 'adaptive',
+        minRelevance: options.minRelevance,
+        adaptive: options.adaptive,
+        allowedHosts: options.allowedHosts,
+        allowSubdomains: options.allowSubdomains,
+        maxRequestsPerHost: options.maxRequestsPerHost,
+        minDelayPerHostMillis: options.minDelayPerHostMillis,
+        maxFrontierSize: options.maxFrontierSize,
+        skip: options.skip,
+        respectRobotsTxt: options.respectRobotsTxt,
+        useSitemaps: options.useSitemaps,
+        maxDepth: options.maxDepth,
+        includeUrlGlobs: options.includeUrlGlobs,
+        excludeUrlGlobs: options.excludeUrlGlobs,
+        documents: options.documents,
+        leaseMillis: options.redis?.leaseMillis,
+    };
 }
 
 /** Failures before navigation that a request may have without using up its retries (see `spareRetry`). */
@@ -251,6 +311,8 @@ export class FocusedCrawl {
     /** The delivery gate's answers come one at a time, in the order the pages asked. */
     private gateTurn: Promise<unknown> = Promise.resolve();
     private stopReason: CrawlStopReason | null = null;
+    /** A shared crawl's counters, read from the store when this worker ends. */
+    private sharedCrawl: SharedCrawlSummary | null = null;
     private readonly startedAt = Date.now();
 
     private constructor(
@@ -258,6 +320,7 @@ export class FocusedCrawl {
         private readonly store: StateStore<FocusedCrawlState>,
         private readonly identity: string,
         saved: FocusedCrawlState | null,
+        shared: SharedFrontier | null = null,
     ) {
         this.config = options.config ?? Configuration.getGlobalConfig();
         this.minRelevance = options.minRelevance ?? MIN_RELEVANCE;
@@ -307,9 +370,11 @@ export class FocusedCrawl {
                 if (options.identity === 'browser' && this.documents.isDocumentUrl(request.url)) markAsDocument(request);
             },
         };
-        this.manager = saved
-            ? FocusedRequestManager.fromJSON(saved.manager, managerOptions)
-            : new FocusedRequestManager(managerOptions);
+        this.manager = shared
+            ? new SharedRequestManager({ ...managerOptions, ...shared })
+            : saved
+              ? FocusedRequestManager.fromJSON(saved.manager, managerOptions)
+              : new FocusedRequestManager(managerOptions);
         this.nearDuplicates = new NearDuplicateIndex(); // filled from the dataset when resuming
         if (saved) {
             for (const [hash, url] of saved.delivered) this.remember(hash, url);
@@ -332,6 +397,7 @@ export class FocusedCrawl {
         const config = options.config ?? Configuration.getGlobalConfig();
         // The plugin decides what to purge: Crawlee's purge-on-start would delete the snapshot it resumes from.
         config.set('purgeOnStart', false);
+        if (options.redis) return FocusedCrawl.openShared(options, options.redis, config);
         const identity = JSON.stringify({ seeds: [...options.startUrls].sort(), query: options.query ?? null, id: options.identity ?? '' });
         const resume = options.resume ?? 'auto';
         if (resume === false) await purgeDefaultStorages({ config, onlyPurgeOnce: false });
@@ -363,6 +429,43 @@ export class FocusedCrawl {
         return crawl;
     }
 
+    /**
+     * A worker of a crawl shared through Redis. The crawl's state is in Redis, so no local snapshot is read or written;
+     * the worker's own dataset is kept (its pages are done in the store and are not fetched again) and read, so that a
+     * restarted worker does not deliver a page twice.
+     */
+    private static async openShared(options: FocusedCrawlOptions, redis: SharedCrawlOptions, config: Configuration): Promise<FocusedCrawl> {
+        // Loaded only here: a crawl in one process never needs Redis, nor ioredis.
+        const { RedisFrontierStore } = await import('../redis/index.js');
+        const store = await RedisFrontierStore.open<FetchedEntry>({
+            redis: redis.url,
+            crawlId: redis.crawlId,
+            maxPages: options.maxPages ?? 100,
+            maxQueued: options.maxFrontierSize ?? 100_000,
+            maxInFlightPerHost: options.maxRequestsPerHost ?? 4,
+            minDelayPerHostMillis: options.minDelayPerHostMillis ?? 0,
+            ...(redis.leaseMillis !== undefined ? { leaseMillis: redis.leaseMillis } : {}),
+            // Crawlee decides when a page has had its retries; the store's own limit only bounds a runaway.
+            maxAttempts: SHARED_MAX_ATTEMPTS,
+        });
+        try {
+            await store.claimIdentity({
+                query: options.query?.trim() ? options.query.trim() : null,
+                seeds: options.startUrls,
+                mode: options.identity ?? '',
+                optionsHash: optionsHash(sharedCrawlOptions(options)),
+            });
+        } catch (error) {
+            await store.close();
+            throw error;
+        }
+        const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+        const kv = await KeyValueStore.open(undefined, { config });
+        const crawl = new FocusedCrawl({ ...options, config }, new StateStore<FocusedCrawlState>(kv), '', null, { store, workerId });
+        await crawl.recoverDeliveries();
+        return crawl;
+    }
+
     /** The frontier, typed as Crawlee's `requestQueue` option expects (3.18 rejects `requestManager`). */
     get requestQueue(): RequestProvider {
         return this.manager as unknown as RequestProvider;
@@ -374,7 +477,10 @@ export class FocusedCrawl {
      */
     handler<Context extends CrawlingContext>(userHandler?: (context: Context) => Promise<unknown> | unknown) {
         return async (context: Context): Promise<void> => {
-            if (await this.processPage(context)) await userHandler?.(context);
+            if (!(await this.processPage(context))) return;
+            // A page the hook did not read (an error status) is done too, before the user's handler may fail.
+            if (this.manager.isShared) await this.manager.settle(context.request);
+            await userHandler?.(context);
         };
     }
 
@@ -385,7 +491,7 @@ export class FocusedCrawl {
      */
     middleware<Context extends CrawlingContext>() {
         return async (context: Context): Promise<void> => {
-            await this.processPage(context);
+            if ((await this.processPage(context)) && this.manager.isShared) await this.manager.settle(context.request);
         };
     }
 
@@ -553,10 +659,18 @@ export class FocusedCrawl {
 
     /** A sitemap's URLs enter the frontier as the links of a hub page would, scored like any link. */
     private queueSitemapUrls(urls: string[], sitemapUrl: string): void {
-        const queued = this.manager.offerLinks(
+        const offered = this.manager.offerLinks(
             urls.map((url) => ({ url })),
             { url: sitemapUrl, depth: 0, relevance: 0, isHub: true },
         );
+        if (this.manager.isShared) {
+            void this.manager.flushOffers().then(
+                (queued) => log.info(`crawlee-focus: sitemap ${sitemapUrl}: ${queued} of ${urls.length} URLs queued in the shared frontier.`),
+                (error: Error) => log.warning(`crawlee-focus: sitemap ${sitemapUrl}: its URLs could not be queued (${error.message}).`),
+            );
+            return;
+        }
+        const queued = offered;
         log.info(`crawlee-focus: sitemap ${sitemapUrl}: ${queued} of ${urls.length} URLs queued.`);
     }
 
@@ -583,17 +697,52 @@ export class FocusedCrawl {
         });
         watchdog.start();
         try {
-            // A resumed frontier already holds its seeds; adding them again is a no-op.
-            await crawler.run(this.resumed ? [] : this.options.startUrls);
+            try {
+                // A resumed frontier already holds its seeds; adding them again is a no-op.
+                await crawler.run(this.resumed ? [] : this.options.startUrls);
+            } catch (error) {
+                throw this.sharedRunError(error);
+            } finally {
+                watchdog.stop();
+                clearTimeout(abortTimer);
+            }
+            return await this.finish();
         } finally {
-            watchdog.stop();
-            clearTimeout(abortTimer);
+            // A shared frontier's connection would keep the process alive, even after a failed run.
+            await this.manager.close().catch(() => undefined);
         }
-        return this.finish();
+    }
+
+    /** A shared crawl fails when its store does (Redis down): say so, and what to do. */
+    private sharedRunError(error: unknown): unknown {
+        const redis = this.options.redis;
+        if (!redis || !this.manager.isShared) return error;
+        const message = error instanceof Error ? error.message : String(error);
+        return new Error(
+            `crawlee-focus: this worker lost the shared crawl "${redis.crawlId}" at ${redis.url} (${message}). ` +
+                'Start it again with the same command once Redis answers: with Redis persistence on, the crawl continues where it was; ' +
+                'pages this worker had taken are handed out again when their leases expire.',
+            { cause: error },
+        );
     }
 
     /** Writes `FOCUS_REPORT`, `LEARNED_RULES` and `REPORT.html` to the default key-value store and returns the report. */
     async finish(): Promise<FocusReport> {
+        if (this.manager instanceof SharedRequestManager) {
+            const status = await this.manager.sharedStatus();
+            this.sharedCrawl = {
+                crawlId: this.options.redis!.crawlId,
+                workerId: this.manager.workerId,
+                charged: status.charged,
+                budget: Number.isFinite(status.budget) ? status.budget : null,
+                done: status.done,
+                failed: status.failed,
+                reclaimed: status.reclaimed,
+                stale: status.stale,
+                queued: status.queued,
+                leased: status.leased,
+            };
+        }
         const report = this.report();
         await this.persist();
         const kv = await KeyValueStore.open(undefined, { config: this.config });
@@ -606,7 +755,8 @@ export class FocusedCrawl {
     report(): FocusReport {
         return buildReport({
             query: this.focus?.query.terms.join(' ') ?? null,
-            stopReason: this.stopReason ?? this.manager.finishReason ?? 'cancelled',
+            // A shared crawl has one stop reason, the first any worker gave, so every worker reports the same.
+            stopReason: (this.manager.sharedStopReason as CrawlStopReason | null) ?? this.stopReason ?? this.manager.finishReason ?? 'cancelled',
             pagesFetched: this.manager.pagesScheduled,
             maxPages: this.manager.maxPages,
             curve: this.curve.toArray({ fetched: this.manager.pagesScheduled, relevant: this.relevantPages }),
@@ -626,6 +776,7 @@ export class FocusedCrawl {
             timings: this.clock.summary(),
             estimatedRecall: this.focus?.estimateRecall(this.manager) ?? null,
             elapsedMillis: Date.now() - this.startedAt,
+            ...(this.sharedCrawl ? { sharedCrawl: this.sharedCrawl } : {}),
         });
     }
 
@@ -702,8 +853,19 @@ export class FocusedCrawl {
         const depth = entry?.depth ?? request.crawlDepth ?? 0;
         if (depth === 0) this.focus?.noteSeedLanguage(page.lang);
 
-        const linksQueued = duplicate ? 0 : this.manager.offerLinks(page.links, { url, depth, relevance, isHub: isHub(page.links.length, page.proseWords) });
+        let linksQueued = duplicate ? 0 : this.manager.offerLinks(page.links, { url, depth, relevance, isHub: isHub(page.links.length, page.proseWords) });
         this.clock.add('score', performance.now() - scoringStarted);
+        if (this.manager.isShared) {
+            // The page's links reach the shared frontier before the page is done: a worker dying after the commit loses none.
+            linksQueued = (await this.manager.flushOffers()) ?? linksQueued;
+            // Committed before it is delivered: a page another worker owns since a reclaim (`stale`) is delivered there.
+            if ((await this.manager.settle(request)) === 'stale') {
+                this.pagesProcessed += 1;
+                this.setPageFocus(context, { relevance, hit: false, delivered: false, duplicateOf: null, depth, linkScore: entry?.linkScore ?? null, linksQueued });
+                context.log.warning(`crawlee-focus: ${url} belongs to another worker since this worker's lease expired; not delivered here.`);
+                return true;
+            }
+        }
         const delivery = await this.clock.time('deliver', () => this.deliver(context, page, { seen, fingerprint, nearDuplicateOf, documentKind }, relevance, depth, entry?.parentUrl ?? null, entry?.anchorText ?? '', entry?.linkScore ?? null));
         this.pagesProcessed += 1;
         this.clock.countPage();
@@ -718,7 +880,7 @@ export class FocusedCrawl {
     private stopCrawl(reason: CrawlStopReason, context: CrawlingContext): void {
         if (this.stopReason) return;
         this.stopReason = reason;
-        this.manager.stop();
+        this.manager.stop(reason);
         context.log.info(`crawlee-focus: stopping (${reason}); requests in flight still finish.`);
         (context as unknown as { crawler?: { stop?: (message?: string) => void } }).crawler?.stop?.(`crawlee-focus: ${reason}`);
     }
@@ -846,6 +1008,7 @@ export class FocusedCrawl {
 
     /** Writes a snapshot of the whole crawl state; resolves when it is durable. */
     persist(): Promise<void> {
+        if (this.manager.isShared) return Promise.resolve(); // the crawl's state is in the shared store
         return this.store.save(() => ({
             format: STATE_FORMAT,
             identity: this.identity,

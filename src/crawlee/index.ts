@@ -9,10 +9,12 @@ export type {
     ParentPage,
     StallState,
 } from './request-manager.js';
+export { SharedRequestManager } from './shared-request-manager.js';
+export type { SharedRequestManagerOptions } from './shared-request-manager.js';
 export { StallWatchdog } from './watchdog.js';
 export type { Stallable, StallWatchdogOptions, WatchdogVerdict } from './watchdog.js';
 export { FocusedCrawl, pageFocus, REPORT_HTML_KEY, retryAfterMillis, STATE_FORMAT } from './focused-crawl.js';
-export type { DeliveryCandidate, DeliveryDecision, DeliveryGate, FocusProgress, FocusedCrawlOptions, PageFocus, RunnableCrawler } from './focused-crawl.js';
+export type { DeliveryCandidate, DeliveryDecision, DeliveryGate, FocusProgress, FocusedCrawlOptions, PageFocus, RunnableCrawler, SharedCrawlOptions } from './focused-crawl.js';
 export { createFocusedCrawler, crawlerAcceptsRequestManager } from './create-focused-crawler.js';
 export type { BrowserOptions, CrawlMode, CreateFocusedCrawlerOptions, FocusedCrawler } from './create-focused-crawler.js';
 export { CHROMIUM_ARGS, DEBIAN_CHROMIUM, DEBIAN_CHROMIUM_BINARY, chromiumExecutable, settleRenderedPage } from './browser.js';

@@ -136,14 +136,14 @@ export interface FocusedRequestManagerOptions {
 /** Demoted templates go behind every normally scored link, as the tiered queue serves them last. */
 const DEMOTED_TEMPLATE_FACTOR = 0.01;
 /** Score of requests added with `forefront: true`: ahead of any scored link. */
-const FOREFRONT_SCORE = 1e6;
+export const FOREFRONT_SCORE = 1e6;
 /** Entries popped per fetch while looking for a host that is not busy; bounds the parking lot. */
 const MAX_BUSY_POPS = 16;
 /** §9.2 [I]: cluster cap ≈ max(2, ⌈limit/10⌉). */
 const CLUSTER_CAP_SHARE = 0.1;
 
 /** How a URL was found: what {@link FocusedRequestManager.admit} needs besides the URL. */
-interface Discovery {
+export interface Discovery {
     depth: number;
     parentUrl: string | null;
     anchorText: string;
@@ -242,7 +242,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     private readonly prepareRequest: FocusedRequestManagerOptions['prepareRequest'];
     private readonly maxDepth: number;
     private readonly globs: UrlGlobs;
-    private readonly robots: RobotsCache | null;
+    protected readonly robots: RobotsCache | null;
     private bestFirst: BestFirstQueue<FrontierEntry> | null;
     private tiered: TieredQueue<FrontierEntry> | null;
     /** Popped entries whose host was busy, best first. Counted as queued. */
@@ -253,8 +253,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     private readonly inFlightPerHost = new Map<string, number>();
     private readonly nextAllowedAt = new Map<string, number>();
     /** Dedup keys of everything queued, in flight or handled. */
-    private readonly known = new Set<string>();
-    private readonly handled = new Set<string>();
+    protected readonly known = new Set<string>();
+    protected readonly handled = new Set<string>();
     /** Handled requests given back to the budget ({@link refund}). */
     private readonly refunded = new Set<string>();
     private readonly scopeHosts = new Set<string>();
@@ -278,11 +278,11 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /** Pages taken by exploration (`FOCUS_REPORT.exploration`). */
     explorations = 0;
     private scheduled = 0;
-    private stopped = false;
+    protected stopped = false;
     /** Set by the stall watchdog: nothing more is handed out, but what was pending stays in the snapshot for a resume. */
-    private halted = false;
+    protected halted = false;
     /** Last take, handled request or reclaim. */
-    private lastActivityAt = Date.now();
+    protected lastActivityAt = Date.now();
     private seenGeneration: number;
 
     constructor(options: FocusedRequestManagerOptions = {}) {
@@ -491,7 +491,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * Queues a new entry if there is room, evicting a worse one if need be; what does not fit goes to the reserve.
      * `score` ranks it in the best-first queue (the tiered queue ranks by itself).
      */
-    private enqueue(entry: FrontierEntry, score: number): boolean {
+    protected enqueue(entry: FrontierEntry, score: number): boolean {
         const { uniqueKey, url } = entry;
         const room = this.room();
         if (this.bestFirst) {
@@ -541,7 +541,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * A link found again on a better page (a topical list, say) moves up if it is still queued (§6.1): the queue keeps
      * the higher score, and the signal and provenance that earned it.
      */
-    private raiseIfQueued(uniqueKey: string, url: string, how: Discovery): void {
+    protected raiseIfQueued(uniqueKey: string, url: string, how: Discovery): void {
         if (!this.bestFirst?.contains(uniqueKey) || how.forefront) return;
         const scored = how.scoreWith(url);
         if (!scored) return;
@@ -556,7 +556,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     }
 
     /** Holds a link that did not fit; the recall estimate counts it as relevant content the crawl leaves behind. */
-    private noteDropped(uniqueKey: string, entry: FrontierEntry): void {
+    protected noteDropped(uniqueKey: string, entry: FrontierEntry): void {
         if (this.reserve.hold(uniqueKey, entry, 'no-room') === 'lost') this.droppedEarlier = addCounts(this.droppedEarlier, this.expectedBehind([entry]));
     }
 
@@ -599,7 +599,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         else this.queuedPerHost.delete(host);
     }
 
-    private adjustForTraps(score: number, shape: string, url: string): number {
+    protected adjustForTraps(score: number, shape: string, url: string): number {
         return this.trapLearner.isDemoted(shape, url) ? score * DEMOTED_TEMPLATE_FACTOR : score;
     }
 
@@ -623,7 +623,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         return { added: false, uniqueKey };
     }
 
-    private count(reason: FrontierSkipReason, url: string): void {
+    protected count(reason: FrontierSkipReason, url: string): void {
         this.skipCounts.set(reason, (this.skipCounts.get(reason) ?? 0) + 1);
         let samples = this.skipSamples.get(reason);
         if (!samples) this.skipSamples.set(reason, (samples = []));
@@ -830,7 +830,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         this.parked.sort((a, b) => b.score - a.score);
     }
 
-    private toRequest(entry: FetchedEntry): Request {
+    protected toRequest(entry: FetchedEntry): Request {
         const request = new Request({
             url: entry.url,
             uniqueKey: entry.uniqueKey,
@@ -942,10 +942,39 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         this.halted = true;
     }
 
-    /** Stops handing out new pages; requests in flight and retries still complete. */
-    stop(): void {
+    /**
+     * Stops handing out new pages; requests in flight and retries still complete. `reason` matters only to a shared
+     * frontier ({@link SharedRequestManager}), which stops every worker of the crawl with it.
+     */
+    stop(_reason?: string): void {
         this.stopped = true;
     }
+
+    // ----------------------------------------------- shared frontier (hooks)
+    // No-ops here: the page hook calls them only when `isShared`, so the in-process crawl runs exactly as before.
+
+    /** Whether the frontier lives in a store shared by several workers (see shared-request-manager.ts). */
+    get isShared(): boolean {
+        return false;
+    }
+
+    /** The crawl-wide stop reason of a shared frontier, the same for every worker; `null` in process. */
+    get sharedStopReason(): string | null {
+        return null;
+    }
+
+    /** Sends the links offered since the last call to a shared store; returns how many it queued (`null` in process). */
+    async flushOffers(): Promise<number | null> {
+        return null;
+    }
+
+    /** Ends the request's lease in a shared store before its page is delivered; `stale` means another worker owns it. */
+    async settle(_request: Request): Promise<'ok' | 'stale'> {
+        return 'ok';
+    }
+
+    /** Releases what the frontier holds outside the process (a connection). */
+    async close(): Promise<void> {}
 
     get isStopped(): boolean {
         return this.stopped;

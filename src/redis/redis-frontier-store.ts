@@ -67,7 +67,8 @@ export class RedisFrontierStore<P = unknown> implements FrontierStore<P> {
     readonly crawlId: string;
     readonly redis: Redis;
     private readonly keys: CrawlKeys;
-    private readonly ownsConnection: boolean;
+    /** Whether `close` quits the connection (the store opened it from a URL). */
+    private ownsConnection: boolean;
     private readonly scanWindow: number;
     private readonly reclaimBatch: number;
     private readonly enqueueBatch: number;
@@ -79,6 +80,9 @@ export class RedisFrontierStore<P = unknown> implements FrontierStore<P> {
         this.keys = crawlKeys(crawlId);
         this.ownsConnection = typeof redis === 'string';
         this.redis = typeof redis === 'string' ? new Redis(redis, { lazyConnect: true, maxRetriesPerRequest: 3 }) : redis;
+        // A lost connection surfaces as the failed command's error, which says what to do; the client's own error
+        // events (one per reconnect attempt) would only print "Unhandled error event" to stderr.
+        if (this.ownsConnection) this.redis.on('error', () => {});
         this.scanWindow = positiveInteger('scanWindow', scanWindow ?? 256);
         this.reclaimBatch = positiveInteger('reclaimBatch', reclaimBatch ?? 100);
         this.enqueueBatch = positiveInteger('enqueueBatch', enqueueBatch ?? 256);
@@ -99,6 +103,38 @@ export class RedisFrontierStore<P = unknown> implements FrontierStore<P> {
             throw error;
         }
         return store;
+    }
+
+    /**
+     * Connects to a crawl that a worker has started, with the options that worker wrote, without joining it: for
+     * reading its status (`crawlee-focus status`). Throws if no worker has started a crawl under this id.
+     */
+    static async attach<P = unknown>(options: Pick<RedisFrontierStoreOptions, 'redis' | 'crawlId'>): Promise<RedisFrontierStore<P>> {
+        const probe = new RedisFrontierStore<P>({ redis: options.redis, crawlId: options.crawlId });
+        let stored: string | null;
+        try {
+            if (probe.ownsConnection) await probe.redis.connect();
+            stored = await probe.redis.get(probe.keys.options);
+        } catch (error) {
+            await probe.close();
+            throw error;
+        }
+        if (stored === null) {
+            await probe.close();
+            throw new Error(`No crawl has been started under the crawl id "${options.crawlId}" in this Redis; check the id and the URL.`);
+        }
+        const parsed = JSON.parse(stored) as Record<string, number | 'Infinity'>;
+        const written = Object.fromEntries(Object.entries(parsed).map(([name, value]) => [name, value === 'Infinity' ? Infinity : value])) as FrontierStoreOptions;
+        // The probe's connection is reused, so the attached store owns it.
+        const store = new RedisFrontierStore<P>({ ...written, redis: probe.redis, crawlId: options.crawlId });
+        store.ownsConnection = probe.ownsConnection;
+        return store;
+    }
+
+    /** The identity the first worker wrote (query, seeds, mode, options hash), or `null` before any claimed it. */
+    async identity(): Promise<CrawlIdentity | null> {
+        const stored = await this.redis.get(this.keys.identity);
+        return stored === null ? null : (JSON.parse(stored) as CrawlIdentity);
     }
 
     private async joinOptions(): Promise<void> {

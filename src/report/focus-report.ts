@@ -82,6 +82,29 @@ export interface FocusReport {
     /** The page budget (`maxPages`); null when there is none. */
     maxPages: number | null;
     elapsedMillis: number;
+    /**
+     * A crawl shared by several workers through Redis: the whole crawl's counters when this worker ended (the other
+     * figures of the report are this worker's own, `pagesFetched` included). Absent for a crawl in one process.
+     */
+    sharedCrawl?: SharedCrawlSummary;
+}
+
+/** What every worker of a shared crawl sees of it, read from the shared store. */
+export interface SharedCrawlSummary {
+    crawlId: string;
+    /** This worker's name in the store's leases. */
+    workerId: string;
+    /** Distinct pages charged to the budget, by all workers. */
+    charged: number;
+    budget: number | null;
+    done: number;
+    failed: number;
+    /** Leases of dead or stalled workers taken back and handed out again. */
+    reclaimed: number;
+    /** Commits refused because another worker owned the page by then: pages fetched twice, delivered once. */
+    stale: number;
+    queued: number;
+    leased: number;
 }
 
 /** What {@link buildReport} reads: the report's own counts, and the learners it summarises. */
@@ -127,6 +150,13 @@ export function formatReport(report: FocusReport): string {
     if (failures.length > 0) lines.push(`  pages failed: ${failures.map(([r, n]) => `${r} ${n}`).join(', ')}`);
     if (report.exploration.pages > 0) lines.push(`  exploration: ${report.exploration.pages} pages into sections not entered before (${report.exploration.sectionsOpened} sections entered in all)`);
     if (report.duplicates.length > 0) lines.push(`  duplicates not delivered: ${report.duplicates.length}`);
+    const shared = report.sharedCrawl;
+    if (shared) {
+        lines.push(
+            `  shared crawl "${shared.crawlId}" (all workers): ${shared.charged}/${shared.budget ?? '∞'} pages charged, ${shared.done} done, ${shared.failed} failed, ` +
+                `${shared.reclaimed} reclaimed from dead workers, ${shared.stale} stale; the figures above are this worker's`,
+        );
+    }
     return lines.join('\n');
 }
 

@@ -38,6 +38,12 @@ describe('crawlee-focus command line', () => {
         [['crawl', 'http://127.0.0.1:9/', '--stall-timeout', '0'], '--stall-timeout must be a whole number ≥ 1'],
         [['crawl', 'http://127.0.0.1:9/', '--report-html', '/no/such/folder/report.html'], '--report-html: the folder of "/no/such/folder/report.html" does not exist'],
         [['fly'], 'unknown command "fly"'],
+        [['crawl', 'http://127.0.0.1:9/', '--redis', 'redis://127.0.0.1:9'], '--redis and --crawl-id go together'],
+        [['crawl', 'http://127.0.0.1:9/', '--crawl-id', 'docs'], '--redis and --crawl-id go together'],
+        [['crawl', 'http://127.0.0.1:9/', '--redis', '127.0.0.1:6379', '--crawl-id', 'docs'], '--redis must be a redis:// URL'],
+        [['crawl', 'http://127.0.0.1:9/', '--redis', 'redis://127.0.0.1:9', '--crawl-id', 'a b{c}'], '--crawl-id may hold letters, digits and -_.: only'],
+        [['status'], 'status needs --redis <url> and --crawl-id <name>'],
+        [['status', '--crawl-id', 'docs'], '--redis and --crawl-id go together'],
     ])('rejects %j with exit code 2 and a clear message', async (argv, message) => {
         const { err } = capture();
         expect(await main(argv)).toBe(2);

@@ -105,7 +105,8 @@ function handle(port: number, child: ChildProcess, dir: string): TestRedis {
         },
         async stop() {
             for (const client of clients) client.disconnect();
-            const exited = new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
+            // A server killed by a signal has no exit code, only a signal code: it has exited all the same.
+            const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
             killChild(child);
             await exited;
             rmSync(dir, { recursive: true, force: true });
@@ -115,7 +116,7 @@ function handle(port: number, child: ChildProcess, dir: string): TestRedis {
 
 /** Stops the server by its own PID (never by name: other tests may run their own). */
 function killChild(child: ChildProcess): void {
-    if (child.pid !== undefined && child.exitCode === null) {
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
         try {
             process.kill(child.pid, 'SIGTERM');
         } catch {

@@ -1,0 +1,384 @@
+import { log as crawleeLog } from 'crawlee';
+import type { AddRequestsBatchedOptions, Request, AddRequestsBatchedResult, Dictionary, IRequestManager, RequestQueueOperationOptions, RequestsLike, Source } from 'crawlee';
+
+import { LeaseHeartbeat } from '../frontier/index.js';
+import type { FrontierLease, FrontierOffer, FrontierStatus, FrontierStore, LeaseBatch } from '../frontier/index.js';
+import { hostOf } from '../url/index.js';
+import { FocusedRequestManager } from './request-manager.js';
+import type { Discovery, FetchedEntry, FocusedRequestManagerOptions, FrontierEntry, StallState } from './request-manager.js';
+
+type OperationInfo = Awaited<ReturnType<IRequestManager['addRequest']>>;
+
+export interface SharedRequestManagerOptions extends FocusedRequestManagerOptions {
+    /** The frontier every worker of the crawl shares (a `RedisFrontierStore`, or a `MemoryFrontierStore` in tests). */
+    store: FrontierStore<FetchedEntry>;
+    /** Names this worker in the store's leases; unique per process. */
+    workerId: string;
+}
+
+/** Pages handled between two reads of the store's counters. */
+const STATUS_EVERY_PAGES = 10;
+
+/** A request this worker holds a lease for, from the moment Crawlee took it until it was handled or given back. */
+interface HeldLease {
+    lease: FrontierLease<FetchedEntry>;
+    entry: FetchedEntry;
+    /** The commit's answer once the page was settled; `null` before. */
+    settled: 'ok' | 'stale' | null;
+    /** The heartbeat found the lease reclaimed: another worker owns the page now. */
+    lost: boolean;
+}
+
+/**
+ * Crawlee's request manager over a {@link FrontierStore} shared by several worker processes (issue 14): the queue,
+ * dedup, page budget, leases, per-host politeness, retries and the stop decision live in the store; admission
+ * (cleaning, rewrite rules, skip reasons, scope, globs, robots.txt, link scoring) stays in this process, inherited
+ * from {@link FocusedRequestManager}, whose own queue is left empty.
+ *
+ * - Links are buffered as they are admitted and sent in one `enqueue` by {@link flushOffers}, which the page hook awaits
+ *   before the page's lease is committed, so a page's children are in the store before the page counts as done.
+ * - One URL is leased per free slot (`isEmpty` leases it, `fetchNextRequest` hands it out): a large prefetch would let
+ *   leases age while they wait (Crawlee #2849). A heartbeat keeps every held lease alive.
+ * - The page hook calls {@link settle} (the fenced commit) before delivering: a page whose commit is `stale` belongs
+ *   to another worker after a reclaim, and is not delivered here.
+ * - `isFinished` is the store's: the crawl ends for every worker when nothing is queued that may be leased and no lease
+ *   is out anywhere, so survivors wait for a dead worker's leases to expire and fetch its pages.
+ *
+ * Per worker still (known limitations): the trap learner, the link model and facet statistics, the reserve of dropped
+ * links (never refilled here), re-scoring of queued URLs after the model moves, cluster caps and the breadth-first
+ * mode's per-host round robin (a breadth-first crawl is ordered by depth), and budget refunds of pages never sent.
+ */
+export class SharedRequestManager extends FocusedRequestManager {
+    readonly store: FrontierStore<FetchedEntry>;
+    readonly workerId: string;
+    private readonly heartbeat: LeaseHeartbeat;
+    /** Links admitted since the last flush. */
+    private offers: Array<FrontierOffer<FetchedEntry>> = [];
+    /** Flushes under way: the crawl is not finished while links are on their way to the store. */
+    private flushing = 0;
+    /** A URL leased by `isEmpty`, waiting for the `fetchNextRequest` that follows. */
+    private ready: Array<FrontierLease<FetchedEntry>> = [];
+    private readonly held = new Map<string, HeldLease>();
+    /** Hosts whose robots.txt `Crawl-delay` was given to the store. */
+    private readonly delaysSent = new Set<string>();
+    private lastStatus: FrontierStatus | null = null;
+    /**
+     * Link scores of the URLs this worker queued and has not taken, newest last: what the recall estimate (and so the
+     * adaptive stop) reads as links still to fetch, since the store cannot list its queue yet. Some were taken by
+     * other workers meanwhile, so it errs on the side of more left to fetch, which stops later rather than too early.
+     */
+    private readonly queuedByMe = new Map<string, number>();
+    private stopReasonSeen: string | null = null;
+    private taken = 0;
+
+    constructor(options: SharedRequestManagerOptions) {
+        super(options);
+        this.store = options.store;
+        this.workerId = options.workerId;
+        this.heartbeat = new LeaseHeartbeat(this.store, {
+            onLost: (lost) => {
+                for (const held of this.held.values()) if (held.lease.key === lost.key && held.lease.token === lost.token) held.lost = true;
+                crawleeLog.warning(`crawlee-focus: the lease of ${lost.key} was lost (this worker was too slow); another worker fetches it.`);
+            },
+            onError: (error) => crawleeLog.warning(`crawlee-focus: lease heartbeat failed (${(error as Error).message}); retrying.`),
+        });
+    }
+
+    override get isShared(): boolean {
+        return true;
+    }
+
+    override get sharedStopReason(): string | null {
+        return this.stopReasonSeen;
+    }
+
+    // ---------------------------------------------------------------- adding
+
+    /** Admission decided to queue the entry: it goes to the store with the next flush. */
+    protected override enqueue(entry: FrontierEntry, score: number): boolean {
+        this.known.add(entry.uniqueKey);
+        this.offers.push(this.offerOf(entry, score));
+        return true;
+    }
+
+    /** Found again on this worker: offered again, and the store raises its score if it is still queued and this one is higher. */
+    protected override raiseIfQueued(uniqueKey: string, url: string, how: Discovery): void {
+        if (how.forefront || this.handled.has(uniqueKey) || !this.focus) return;
+        const scored = how.scoreWith(url);
+        if (!scored) return;
+        const entry: FrontierEntry = { url, uniqueKey, depth: how.depth, shape: '', parentUrl: how.parentUrl, anchorText: how.anchorText, signal: scored.signal, userData: how.userData };
+        this.offers.push(this.offerOf(entry, scored.score));
+    }
+
+    private offerOf(entry: FrontierEntry, score: number): FrontierOffer<FetchedEntry> {
+        // Breadth-first crawls have no link score: shallower pages first.
+        const rank = this.focus ? score : this.adjustForTraps(1 / (1 + entry.depth), entry.shape, entry.url);
+        return { key: entry.uniqueKey, url: entry.url, host: hostKey(entry.url), depth: entry.depth, score: rank, payload: { ...entry, linkScore: this.focus ? score : null } };
+    }
+
+    override async addRequest(source: Source, options: RequestQueueOperationOptions = {}): Promise<OperationInfo> {
+        const info = await super.addRequest(source, options);
+        await this.flushOffers();
+        return info;
+    }
+
+    override async addRequestsBatched(requests: RequestsLike, options: AddRequestsBatchedOptions = {}): Promise<AddRequestsBatchedResult> {
+        const result = await super.addRequestsBatched(requests, options);
+        await this.flushOffers();
+        return result;
+    }
+
+    /**
+     * Sends the buffered links to the store, after their hosts' robots.txt has been read (a disallowed URL never reaches
+     * the shared frontier, where it would cost budget) and their `Crawl-delay` given to the store.
+     */
+    override async flushOffers(): Promise<number> {
+        if (this.offers.length === 0) return 0;
+        const offers = this.offers;
+        this.offers = [];
+        this.flushing++;
+        try {
+            const allowed = await this.robotsAllowed(offers);
+            if (allowed.length === 0) return 0;
+            const { outcomes, evicted } = await this.store.enqueue(allowed);
+            let queued = 0;
+            outcomes.forEach((outcome, i) => {
+                const offer = allowed[i]!;
+                if (outcome === 'queued' || outcome === 'rescored') {
+                    if (outcome === 'queued') queued++;
+                    this.queuedByMe.delete(offer.key);
+                    this.queuedByMe.set(offer.key, offer.payload.linkScore ?? 0);
+                } else if (outcome === 'rejected') {
+                    this.known.delete(offer.key);
+                    this.noteDropped(offer.key, offer.payload);
+                    this.count('frontier-full', offer.url);
+                }
+            });
+            for (const offer of evicted) {
+                this.queuedByMe.delete(offer.key);
+                this.known.delete(offer.key);
+                this.noteDropped(offer.key, offer.payload);
+                this.count('evicted', offer.url);
+            }
+            return queued;
+        } finally {
+            this.flushing--;
+        }
+    }
+
+    private async robotsAllowed(offers: Array<FrontierOffer<FetchedEntry>>): Promise<Array<FrontierOffer<FetchedEntry>>> {
+        const robots = this.robots;
+        if (!robots) return offers;
+        const allowed: Array<FrontierOffer<FetchedEntry>> = [];
+        for (const offer of offers) {
+            const policy = await robots.ready(offer.url);
+            if (!this.delaysSent.has(offer.host)) {
+                this.delaysSent.add(offer.host);
+                const delay = robots.crawlDelayMillis(offer.host);
+                if (delay > 0) await this.store.setHostDelay(offer.host, delay);
+            }
+            if (policy.isAllowed(offer.url)) allowed.push(offer);
+            else {
+                this.known.delete(offer.key);
+                this.count('robots-disallowed', offer.url);
+            }
+        }
+        return allowed;
+    }
+
+    // ---------------------------------------------------------------- taking
+
+    /** Leases one URL for a free slot of this worker, and keeps it alive until it is handled. */
+    private async leaseOne(): Promise<FrontierLease<FetchedEntry> | undefined> {
+        await this.flushOffers();
+        const batch = await this.store.lease(this.workerId, 1);
+        this.noteBatch(batch);
+        for (const lease of batch.leases) this.heartbeat.add(lease);
+        return batch.leases[0];
+    }
+
+    private noteBatch(batch: Pick<LeaseBatch, 'stopReason'>): void {
+        if (batch.stopReason !== null && this.stopReasonSeen === null) {
+            this.stopReasonSeen = batch.stopReason;
+            this.stopped = true;
+            crawleeLog.info(`crawlee-focus: the crawl was stopped (${batch.stopReason}); finishing the requests in flight.`);
+        }
+    }
+
+    override async fetchNextRequest<T extends Dictionary = Dictionary>(): Promise<Request<T> | null> {
+        if (this.halted) return null;
+        const lease = this.ready.shift() ?? (await this.leaseOne());
+        if (!lease) return null;
+        const entry: FetchedEntry = lease.payload;
+        const request = this.toRequest(entry);
+        request.retryCount = lease.attempts;
+        this.held.set(request.id!, { lease, entry, settled: null, lost: false });
+        this.queuedByMe.delete(lease.key);
+        this.taken++;
+        this.lastActivityAt = Date.now();
+        return request as unknown as Request<T>;
+    }
+
+    override async isEmpty(): Promise<boolean> {
+        if (this.halted) return true;
+        if (this.ready.length > 0) return false;
+        const lease = await this.leaseOne();
+        if (!lease) return true;
+        this.ready.push(lease);
+        return false;
+    }
+
+    override async isFinished(): Promise<boolean> {
+        if (this.halted) return this.held.size === 0;
+        if (this.held.size > 0 || this.ready.length > 0 || this.offers.length > 0 || this.flushing > 0) return false;
+        if (this.robots?.hasPendingWork) return false;
+        const status = await this.refreshStatus();
+        return status.isFinished;
+    }
+
+    private async refreshStatus(): Promise<FrontierStatus> {
+        const status = await this.store.status();
+        this.lastStatus = status;
+        this.noteBatch(status);
+        return status;
+    }
+
+    override entryOf(request: Request): FetchedEntry | undefined {
+        return this.held.get(request.id!)?.entry;
+    }
+
+    // ------------------------------------------------------------- finishing
+
+    /** The fenced commit of a handled page, before it is delivered; idempotent. */
+    override async settle(request: Request): Promise<'ok' | 'stale'> {
+        const held = this.held.get(request.id!);
+        if (!held) return 'stale';
+        if (held.settled) return held.settled;
+        this.heartbeat.delete(held.lease);
+        held.settled = await this.store.commit(held.lease, 'done');
+        if (held.lost && held.settled === 'ok') held.settled = 'stale'; // cannot happen with a fenced store; never deliver a lost page
+        return held.settled;
+    }
+
+    override async markRequestHandled(request: Request): Promise<OperationInfo> {
+        const id = request.id!;
+        this.lastActivityAt = Date.now();
+        const held = this.held.get(id);
+        if (held) {
+            this.held.delete(id);
+            this.heartbeat.delete(held.lease);
+            // Not settled by the page hook: Crawlee gave up on it (retries used up, or not retryable).
+            if (held.settled === null) await this.store.commit(held.lease, request.errorMessages.length > 0 ? 'failed' : 'done');
+        }
+        const uniqueKey = held?.entry.uniqueKey ?? request.uniqueKey;
+        const wasAlreadyHandled = this.handled.has(uniqueKey);
+        this.handled.add(uniqueKey);
+        this.known.add(uniqueKey);
+        request.handledAt ??= new Date().toISOString();
+        // Now and then, the crawl's counters (for the queue size, and the cap on what `queuedScores` yields).
+        if (this.handled.size % STATUS_EVERY_PAGES === 0) void this.refreshStatus().catch(() => undefined);
+        return { requestId: id, uniqueKey, wasAlreadyPresent: true, wasAlreadyHandled, forefront: false } as OperationInfo;
+    }
+
+    /** A retry goes back to the store (served before fresh URLs, by any worker), its charge kept. */
+    override async reclaimRequest(request: Request, options: RequestQueueOperationOptions = {}): Promise<OperationInfo | null> {
+        const id = request.id!;
+        this.lastActivityAt = Date.now();
+        const held = this.held.get(id);
+        if (!held) return null;
+        this.held.delete(id);
+        this.heartbeat.delete(held.lease);
+        if (held.settled !== null) return null; // committed already (the user's handler failed after the page hook)
+        await this.store.retry(held.lease);
+        return { requestId: id, uniqueKey: request.uniqueKey, wasAlreadyPresent: true, wasAlreadyHandled: false, forefront: !!options.forefront } as OperationInfo;
+    }
+
+    /** A `Retry-After` keeps the host idle for every worker; the store measures the wait on its own clock. */
+    override backOffHost(url: string, untilMillis: number): void {
+        super.backOffHost(url, untilMillis);
+        void this.store.backOffHost(hostKey(url), Math.max(0, untilMillis - Date.now())).catch((error: Error) =>
+            crawleeLog.warning(`crawlee-focus: could not back off ${hostKey(url)} in the shared frontier (${error.message}).`),
+        );
+    }
+
+    /** Stops the whole crawl: every worker's next lease reports `reason` (the first reason given stands). */
+    override stop(reason = 'cancelled'): void {
+        super.stop(reason);
+        this.stopReasonSeen ??= reason;
+        void this.store.stop(reason).then(
+            (inForce) => (this.stopReasonSeen = inForce),
+            (error: Error) => crawleeLog.warning(`crawlee-focus: could not stop the shared crawl (${error.message}); other workers go on.`),
+        );
+    }
+
+    /** Stops the heartbeat and closes the store's connection; the shared state stays in the store. */
+    override async close(): Promise<void> {
+        // A URL leased for a slot Crawlee never filled (it was stopping): given back now, so that the other workers
+        // need not wait for the lease to expire. It keeps its charge and is served first.
+        for (const lease of this.ready.splice(0)) await this.store.retry(lease).catch(() => undefined);
+        this.heartbeat.stop();
+        await this.store.close();
+    }
+
+    /** The store's counters, read now. */
+    sharedStatus(): Promise<FrontierStatus> {
+        return this.refreshStatus();
+    }
+
+    // --------------------------------------------------------------- stalls
+
+    /** Only this worker's leases can stall here: a dead worker's come back when they expire. */
+    override stallState(now = Date.now()): StallState {
+        return { pending: !this.halted && this.held.size > 0, idleMillis: now - this.lastActivityAt };
+    }
+
+    /** Nothing to reclaim in process: a stuck lease expires in the store and is handed out again. */
+    override reclaimStalled(): number {
+        return 0;
+    }
+
+    override get finishReason(): 'stalled' | 'cancelled' | 'limit_reached' | 'exhausted' | null {
+        if (this.halted) return 'stalled';
+        const status = this.lastStatus;
+        if (this.held.size > 0 || !status?.isFinished) return null;
+        return status.finishReason === 'stopped' ? 'cancelled' : status.finishReason;
+    }
+
+    // --------------------------------------------------------------- reports
+
+    /** Pages this worker took (the crawl's budget is charged in the store; see {@link sharedStatus}). */
+    override get pagesScheduled(): number {
+        return this.taken;
+    }
+
+    override get inFlightCount(): number {
+        return this.held.size;
+    }
+
+    /** The newest of the links this worker queued, no more than the store holds in all (see {@link queuedByMe}). */
+    override *queuedScores(): Iterable<number> {
+        const scores = [...this.queuedByMe.values()];
+        const queued = this.lastStatus?.queued ?? scores.length;
+        yield* scores.slice(Math.max(0, scores.length - queued));
+    }
+
+    override frontierSize(): number {
+        return this.lastStatus?.queued ?? 0;
+    }
+
+    override getTotalCount(): number {
+        return this.handled.size + this.held.size + this.frontierSize();
+    }
+
+    override getPendingCount(): number {
+        return this.held.size + this.frontierSize();
+    }
+}
+
+function hostKey(url: string): string {
+    try {
+        return hostOf(url);
+    } catch {
+        return '';
+    }
+}
