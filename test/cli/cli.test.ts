@@ -6,17 +6,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { main } from '../../src/cli/main.js';
+import { captureConsole } from '../helpers/console-capture.js';
 import { startLoggingServer } from '../helpers/fault-server.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-function capture() {
-    const out: string[] = [];
-    const err: string[] = [];
-    vi.spyOn(console, 'log').mockImplementation((...args) => void out.push(args.join(' ')));
-    vi.spyOn(console, 'error').mockImplementation((...args) => void err.push(args.join(' ')));
-    return { out, err };
-}
+const capture = captureConsole;
 
 describe('crawlee-focus command line', () => {
     afterEach(() => vi.restoreAllMocks());

@@ -6,18 +6,13 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { main } from '../../src/cli/main.js';
+import { captureConsole } from '../helpers/console-capture.js';
 import { redisUnavailable, startRedis } from '../helpers/redis-server.js';
 import type { TestRedis } from '../helpers/redis-server.js';
 import { SHARED_SITE_QUERY, startSharedSite } from './shared-site.js';
 import type { SharedSite } from './shared-site.js';
 
-function capture() {
-    const out: string[] = [];
-    const err: string[] = [];
-    vi.spyOn(console, 'log').mockImplementation((...args) => void out.push(args.join(' ')));
-    vi.spyOn(console, 'error').mockImplementation((...args) => void err.push(args.join(' ')));
-    return { out, err };
-}
+const capture = captureConsole;
 
 describe.skipIf(redisUnavailable !== null)('crawlee-focus crawl --redis … --crawl-id … and status', () => {
     let redis: TestRedis;
