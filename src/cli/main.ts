@@ -16,7 +16,7 @@ Usage:
   crawlee-focus crawl <url...> [--query <text>] [options]
   crawlee-focus demo [--mode browser|http|adaptive] [--max-pages N] [--json]
   crawlee-focus serve-demo [--port N]   serve the bundled demo site on 127.0.0.1 until stopped (Ctrl-C)
-  crawlee-focus status --redis <url> --crawl-id <name> [--json]
+  crawlee-focus status --redis <url> --crawl-id <name> [--json]   a shared crawl's progress; its report once done
   crawlee-focus --help | --version
 
 Options of crawl (and demo):
@@ -180,9 +180,9 @@ async function statusCommand(rest: string[], values: Values): Promise<number> {
     const { RedisFrontierStore } = await import('../redis/index.js');
     const store = await RedisFrontierStore.attach({ redis: shared.url, crawlId: shared.crawlId });
     try {
-        const [status, identity] = await Promise.all([store.status(), store.identity()]);
+        const [status, identity, report] = await Promise.all([store.status(), store.identity(), store.publishedReport() as Promise<FocusReport | null>]);
         if (values.json) {
-            console.log(JSON.stringify({ crawlId: shared.crawlId, identity, ...status, budget: Number.isFinite(status.budget) ? status.budget : null }));
+            console.log(JSON.stringify({ crawlId: shared.crawlId, identity, ...status, budget: Number.isFinite(status.budget) ? status.budget : null, report }));
             return 0;
         }
         const budget = Number.isFinite(status.budget) ? String(status.budget) : '∞';
@@ -193,6 +193,8 @@ async function statusCommand(rest: string[], values: Values): Promise<number> {
             `reclaimed ${status.reclaimed}   retried ${status.retried}   stale ${status.stale}   duplicates ${status.duplicates}   evicted ${status.evicted}`,
             `stop reason: ${status.stopReason ?? '—'}   ${status.isFinished ? `finished (${status.finishReason})` : 'running'}`,
         ];
+        // Once a worker has finished, the whole crawl's report (the one every worker wrote as FOCUS_REPORT).
+        if (report) lines.push('', formatReport(report));
         console.log(lines.join('\n'));
         return 0;
     } finally {

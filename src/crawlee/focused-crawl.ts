@@ -7,9 +7,9 @@ import type { CrawlingContext, Dictionary, Request, RequestProvider } from 'craw
 import { extractPage, MAX_HTML_CHARS } from '../extract/index.js';
 import type { PageData } from '../extract/index.js';
 import { Focus, MIN_RELEVANCE, isHub } from '../focus/index.js';
-import type { AdaptiveOptions, FocusState, RecallEstimate } from '../focus/index.js';
-import { TrapLearner } from '../frontier/index.js';
-import { textFingerprint } from '../frontier/fingerprint.js';
+import type { AdaptiveOptions, FocusPage, FocusState, LinkSignal, PageVerdict, RecallEstimate } from '../focus/index.js';
+import { TrapLearner, textPrints } from '../frontier/index.js';
+import type { TextPrints } from '../frontier/index.js';
 import { NearDuplicateIndex, simHash } from '../frontier/near-duplicate.js';
 import type { SimHash } from '../frontier/near-duplicate.js';
 import type { Seen, TrapLearnerJSON } from '../frontier/index.js';
@@ -23,6 +23,8 @@ import { HarvestCurve, TopPages, buildReport, learnedRules, reportHtml } from '.
 import type { CrawlStopReason, FocusReport, HarvestCurveJSON, SharedCrawlSummary } from '../report/index.js';
 import { FocusedRequestManager } from './request-manager.js';
 import type { FetchedEntry, FocusedRequestManagerState } from './request-manager.js';
+import { SharedLearning } from './shared-learning.js';
+import type { CrawlEvent, ReadPageEvent } from './shared-learning.js';
 import { SharedRequestManager } from './shared-request-manager.js';
 import { optionsHash } from '../frontier/index.js';
 import type { FrontierStore } from '../frontier/index.js';
@@ -195,6 +197,9 @@ interface SharedFrontier {
     workerId: string;
 }
 
+/** How long past a lease a finished worker waits for the others' pages before it writes the crawl's report. */
+const SHARED_FINISH_GRACE_MILLIS = 5_000;
+
 /** Attempts of a page in a shared store at most; Crawlee's `maxRequestRetries` normally ends a page first. */
 const SHARED_MAX_ATTEMPTS = 20;
 
@@ -313,6 +318,12 @@ export class FocusedCrawl {
     private stopReason: CrawlStopReason | null = null;
     /** A shared crawl's counters, read from the store when this worker ends. */
     private sharedCrawl: SharedCrawlSummary | null = null;
+    /** A shared crawl's learning from the other workers' pages (null in one process). */
+    private readonly learning: SharedLearning | null;
+    /** Requests handled by every worker of a shared crawl, this one's and the replayed (the harvest curve's x). */
+    private crawlPagesHandled = 0;
+    /** Pages this worker delivered to its own dataset. */
+    private deliveredHere = 0;
     private readonly startedAt = Date.now();
 
     private constructor(
@@ -375,6 +386,7 @@ export class FocusedCrawl {
             : saved
               ? FocusedRequestManager.fromJSON(saved.manager, managerOptions)
               : new FocusedRequestManager(managerOptions);
+        this.learning = shared ? new SharedLearning(shared.store, shared.workerId, (event) => this.applyEvent(event)) : null;
         this.nearDuplicates = new NearDuplicateIndex(); // filled from the dataset when resuming
         if (saved) {
             for (const [hash, url] of saved.delivered) this.remember(hash, url);
@@ -505,7 +517,12 @@ export class FocusedCrawl {
                 this.countFailure('not-sent');
                 return;
             }
-            this.countFailure(error instanceof DocumentFetchError ? error.reason : failureReason(error, request.errorMessages), request.url);
+            this.countFailure(error instanceof DocumentFetchError ? error.reason : failureReason(error, request.errorMessages), request.url, request);
+            // A page that failed for good was fetched all the same: it counts on the harvest curve of a shared crawl.
+            if (this.learning) {
+                this.logEvent(request, { kind: 'unread', url: request.url });
+                this.crawlPagesHandled += 1;
+            }
         };
     }
 
@@ -728,22 +745,7 @@ export class FocusedCrawl {
 
     /** Writes `FOCUS_REPORT`, `LEARNED_RULES` and `REPORT.html` to the default key-value store and returns the report. */
     async finish(): Promise<FocusReport> {
-        if (this.manager instanceof SharedRequestManager) {
-            const status = await this.manager.sharedStatus();
-            this.sharedCrawl = {
-                crawlId: this.options.redis!.crawlId,
-                workerId: this.manager.workerId,
-                charged: status.charged,
-                budget: Number.isFinite(status.budget) ? status.budget : null,
-                done: status.done,
-                failed: status.failed,
-                reclaimed: status.reclaimed,
-                stale: status.stale,
-                queued: status.queued,
-                leased: status.leased,
-            };
-        }
-        const report = this.report();
+        const report = this.manager instanceof SharedRequestManager ? await this.sharedReport(this.manager) : this.report();
         await this.persist();
         const kv = await KeyValueStore.open(undefined, { config: this.config });
         await kv.setValue('FOCUS_REPORT', report);
@@ -752,14 +754,47 @@ export class FocusedCrawl {
         return report;
     }
 
+    /**
+     * The whole crawl's report, the same for every worker: the first worker to finish records it in the store, once the
+     * other workers' leases are in (or expired) and their pages replayed; a later one takes that report, with its own
+     * part in `sharedCrawl.worker`.
+     */
+    private async sharedReport(manager: SharedRequestManager): Promise<FocusReport> {
+        const { store } = manager;
+        const waitUntil = Date.now() + store.options.leaseMillis + SHARED_FINISH_GRACE_MILLIS;
+        let status = await manager.sharedStatus();
+        // After a stop, other workers may still be finishing their pages; a dead worker's leases expire meanwhile.
+        while (status.leased > 0 && Date.now() < waitUntil) {
+            await new Promise((resolve) => setTimeout(resolve, 250));
+            await store.reclaimExpired();
+            status = await manager.sharedStatus();
+        }
+        await this.learning!.drain();
+        const worker = { id: manager.workerId, pagesFetched: manager.pagesScheduled, delivered: this.deliveredHere, replayed: this.learning!.replayed };
+        this.sharedCrawl = {
+            crawlId: this.options.redis!.crawlId,
+            worker,
+            charged: status.charged,
+            budget: Number.isFinite(status.budget) ? status.budget : null,
+            done: status.done,
+            failed: status.failed,
+            reclaimed: status.reclaimed,
+            stale: status.stale,
+            queued: status.queued,
+            leased: status.leased,
+        };
+        const crawlReport = (await store.publishReport(this.report())) as FocusReport;
+        return { ...crawlReport, sharedCrawl: { ...crawlReport.sharedCrawl!, worker } };
+    }
+
     report(): FocusReport {
         return buildReport({
             query: this.focus?.query.terms.join(' ') ?? null,
             // A shared crawl has one stop reason, the first any worker gave, so every worker reports the same.
             stopReason: (this.manager.sharedStopReason as CrawlStopReason | null) ?? this.stopReason ?? this.manager.finishReason ?? 'cancelled',
-            pagesFetched: this.manager.pagesScheduled,
+            pagesFetched: this.pagesFetched(),
             maxPages: this.manager.maxPages,
-            curve: this.curve.toArray({ fetched: this.manager.pagesScheduled, relevant: this.relevantPages }),
+            curve: this.curve.toArray({ fetched: this.pagesFetched(), relevant: this.relevantPages }),
             topPages: this.topPages.toArray(),
             pagesProcessed: this.pagesProcessed,
             relevantPages: this.relevantPages,
@@ -780,8 +815,13 @@ export class FocusedCrawl {
         });
     }
 
+    /** Pages fetched: a shared crawl's by all workers, as last read from the store. */
+    private pagesFetched(): number {
+        return this.manager instanceof SharedRequestManager ? this.manager.crawlPagesFetched : this.manager.pagesScheduled;
+    }
+
     progress(): FocusProgress {
-        const fetched = this.manager.pagesScheduled;
+        const fetched = this.pagesFetched();
         return {
             pagesFetched: fetched,
             maxPages: this.manager.maxPages,
@@ -807,7 +847,8 @@ export class FocusedCrawl {
         const scored = await this.scorePage(context);
         if (scored) {
             this.renderings.markHandled(context);
-            this.curve.record(this.manager.pagesScheduled, this.relevantPages);
+            this.crawlPagesHandled += 1;
+            this.recordCurve();
         }
         return scored;
     }
@@ -818,55 +859,50 @@ export class FocusedCrawl {
         const navigationStarted = this.navigationStarted.get(request);
         if (navigationStarted !== undefined) this.clock.add('navigate', performance.now() - navigationStarted);
         const entry = this.manager.entryOf(request);
-        const status = responseStatus(context);
-        if (status !== null && status >= 400) {
-            this.countFailure(`http-${status}`, request.loadedUrl ?? request.url);
-            this.setPageFocus(context, { relevance: 0, hit: false, delivered: false, duplicateOf: null, depth: entry?.depth ?? 0, linkScore: entry?.linkScore ?? null, linksQueued: 0 });
-            return true;
-        }
         const unread = () => {
+            this.logEvent(request, { kind: 'unread', url: request.loadedUrl ?? request.url });
             this.setPageFocus(context, { relevance: 0, hit: false, delivered: false, duplicateOf: null, depth: entry?.depth ?? 0, linkScore: entry?.linkScore ?? null, linksQueued: 0 });
             return true;
         };
+        const status = responseStatus(context);
+        if (status !== null && status >= 400) {
+            this.countFailure(`http-${status}`, request.loadedUrl ?? request.url, request);
+            return unread();
+        }
         const read = await this.readPage(context);
         if (read === null) return unread();
         if (read === 'app-shell') return false;
         const { page, documentKind } = read;
         const url = request.loadedUrl ?? request.url;
         const scoringStarted = performance.now();
-        const seen = this.trapLearner.observe(url, page.text);
-        const fingerprint = simHash(page.markdown);
-        const similar = fingerprint === null ? undefined : this.nearDuplicates.find(fingerprint);
-        const nearDuplicateOf = similar === url ? undefined : similar; // the same page, fetched again after a crash
-        // A near-duplicate is repeated content too, which the trap learner's exact fingerprints cannot see.
-        if (nearDuplicateOf !== undefined && seen.kind === 'new') this.trapLearner.markRepeated(url);
-        // An exact duplicate is an earlier page under another URL: it carries no new evidence about the topic or
-        // about saturation, and its links were offered with the original. A near-duplicate brings no new evidence
-        // either, but its links may differ.
-        // A soft 404 (the site's error page, served with 200) failed: nothing to judge, follow or deliver.
-        if (seen.kind === 'soft-404') this.countFailure('soft-404');
-        const duplicate = seen.kind === 'duplicate' || seen.kind === 'soft-404';
-        const focusPage = { url, title: page.title, markdown: page.markdown, linkCount: page.links.length, proseWords: page.proseWords, lang: page.lang };
-        const verdict = duplicate || nearDuplicateOf !== undefined ? undefined : this.focus?.observePage(focusPage, entry?.signal ?? null, this.manager);
-        if (verdict?.rescore) this.manager.rescore();
-        const relevance = verdict?.relevance ?? this.focus?.relevance(focusPage) ?? 0;
+        // What the other workers of a shared crawl have learned meanwhile, before this page is judged.
+        await this.learning?.sync();
         const depth = entry?.depth ?? request.crawlDepth ?? 0;
-        if (depth === 0) this.focus?.noteSeedLanguage(page.lang);
+        const focusPage: FocusPage = { url, title: page.title, markdown: page.markdown, linkCount: page.links.length, proseWords: page.proseWords, lang: page.lang };
+        const prints = textPrints(page.text);
+        const fingerprint = simHash(page.markdown);
+        const via = entry?.signal ?? null;
+        const { seen, nearDuplicateOf, verdict, relevance, duplicate } = this.learnPage({ page: focusPage, prints, simHash: fingerprint, via, depth });
 
         let linksQueued = duplicate ? 0 : this.manager.offerLinks(page.links, { url, depth, relevance, isHub: isHub(page.links.length, page.proseWords) });
         this.clock.add('score', performance.now() - scoringStarted);
-        if (this.manager.isShared) {
+        const planned = this.planDelivery(focusPage, prints.exact, seen, nearDuplicateOf, relevance);
+        if (this.manager instanceof SharedRequestManager) {
+            this.logEvent(request, { kind: 'page', ...focusPage, lang: page.lang ?? null, depth, prints, simHash: fingerprint, via, relevance, delivered: planned.deliver });
             // The page's links reach the shared frontier before the page is done: a worker dying after the commit loses none.
             linksQueued = (await this.manager.flushOffers()) ?? linksQueued;
             // Committed before it is delivered: a page another worker owns since a reclaim (`stale`) is delivered there.
             if ((await this.manager.settle(request)) === 'stale') {
+                if (planned.deliver) this.forgetDelivery(prints.exact, url);
                 this.pagesProcessed += 1;
                 this.setPageFocus(context, { relevance, hit: false, delivered: false, duplicateOf: null, depth, linkScore: entry?.linkScore ?? null, linksQueued });
                 context.log.warning(`crawlee-focus: ${url} belongs to another worker since this worker's lease expired; not delivered here.`);
                 return true;
             }
         }
-        const delivery = await this.clock.time('deliver', () => this.deliver(context, page, { seen, fingerprint, nearDuplicateOf, documentKind }, relevance, depth, entry?.parentUrl ?? null, entry?.anchorText ?? '', entry?.linkScore ?? null));
+        const delivery = planned.deliver
+            ? await this.clock.time('deliver', () => this.deliver(context, page, prints.exact, fingerprint, documentKind, relevance, depth, entry?.parentUrl ?? null, entry?.anchorText ?? '', entry?.linkScore ?? null))
+            : { delivered: false, duplicateOf: planned.duplicateOf };
         this.pagesProcessed += 1;
         this.clock.countPage();
         this.setPageFocus(context, { relevance, hit: verdict?.hit ?? false, ...delivery, depth, linkScore: entry?.linkScore ?? null, linksQueued });
@@ -876,13 +912,78 @@ export class FocusedCrawl {
         return true;
     }
 
+    /**
+     * Teaches the learners one page, read here or (from a shared crawl's log) by another worker: the trap learner and
+     * its rewrite rules, the near-duplicate check, and the focus (facets, link model, harvest, adaptive stop).
+     */
+    private learnPage({ page, prints, simHash: fingerprint, via, depth }: { page: FocusPage; prints: TextPrints; simHash: SimHash | null; via: LinkSignal | null; depth: number }): {
+        seen: Seen;
+        nearDuplicateOf: string | undefined;
+        verdict: PageVerdict | undefined;
+        relevance: number;
+        duplicate: boolean;
+    } {
+        const seen = this.trapLearner.observePrints(page.url, prints);
+        const similar = fingerprint === null ? undefined : this.nearDuplicates.find(fingerprint);
+        const nearDuplicateOf = similar === page.url ? undefined : similar; // the same page, fetched again after a crash
+        // A near-duplicate is repeated content too, which the trap learner's exact fingerprints cannot see.
+        if (nearDuplicateOf !== undefined && seen.kind === 'new') this.trapLearner.markRepeated(page.url);
+        // An exact duplicate is an earlier page under another URL: it carries no new evidence about the topic or
+        // about saturation, and its links were offered with the original. A near-duplicate brings no new evidence
+        // either, but its links may differ.
+        // A soft 404 (the site's error page, served with 200) failed: nothing to judge, follow or deliver.
+        if (seen.kind === 'soft-404') this.countFailure('soft-404');
+        const duplicate = seen.kind === 'duplicate' || seen.kind === 'soft-404';
+        const verdict = duplicate || nearDuplicateOf !== undefined ? undefined : this.focus?.observePage(page, via, this.manager);
+        if (verdict?.rescore) this.manager.rescore();
+        const relevance = verdict?.relevance ?? this.focus?.relevance(page) ?? 0;
+        if (depth === 0) this.focus?.noteSeedLanguage(page.lang ?? null);
+        return { seen, nearDuplicateOf, verdict, relevance, duplicate };
+    }
+
+    /** Replays what another worker of the shared crawl logged: its page teaches this worker's learners too. */
+    private applyEvent(event: CrawlEvent): void {
+        if (event.kind === 'failure') {
+            this.countFailure(event.reason, event.url ?? undefined);
+            return;
+        }
+        this.crawlPagesHandled += 1;
+        if (event.kind === 'page') this.applyPageEvent(event);
+        this.recordCurve();
+    }
+
+    private applyPageEvent(event: ReadPageEvent): void {
+        const page: FocusPage = { url: event.url, title: event.title, markdown: event.markdown, linkCount: event.linkCount, proseWords: event.proseWords, lang: event.lang };
+        const { verdict } = this.learnPage({ page, prints: event.prints, simHash: event.simHash, via: event.via, depth: event.depth });
+        this.pagesProcessed += 1;
+        if (event.delivered) {
+            // Delivered by that worker: its text, and texts nearly like it, are not delivered again here.
+            this.remember(event.prints.exact, event.url);
+            if (event.simHash !== null) this.nearDuplicates.add(event.simHash, event.url);
+            this.relevantPages += 1;
+            this.topPages.add({ url: event.url, title: event.title, relevance: event.relevance, depth: event.depth });
+        }
+        if (verdict?.stop && this.stopPolicy === 'adaptive') this.stopCrawl(verdict.stop);
+    }
+
+    /** A point of the harvest curve: the crawl's pages handled (a shared crawl's, by all workers) against relevant pages. */
+    private recordCurve(): void {
+        this.curve.record(this.learning ? this.crawlPagesHandled : this.manager.pagesScheduled, this.relevantPages);
+    }
+
+    /** In a shared crawl, logs what the request's page taught the crawl (see {@link SharedLearning}); nothing otherwise. */
+    private logEvent(request: Request, event: DistributiveOmit<CrawlEvent, 'worker'>): void {
+        if (this.manager instanceof SharedRequestManager) this.manager.logEvent(request, { ...event, worker: this.manager.workerId });
+    }
+
     /** Ends the crawl for `reason` (the first reason given stands): nothing more is handed out, requests in flight finish. */
-    private stopCrawl(reason: CrawlStopReason, context: CrawlingContext): void {
+    private stopCrawl(reason: CrawlStopReason, context?: CrawlingContext): void {
         if (this.stopReason) return;
         this.stopReason = reason;
         this.manager.stop(reason);
-        context.log.info(`crawlee-focus: stopping (${reason}); requests in flight still finish.`);
-        (context as unknown as { crawler?: { stop?: (message?: string) => void } }).crawler?.stop?.(`crawlee-focus: ${reason}`);
+        (context?.log ?? log).info(`crawlee-focus: stopping (${reason}); requests in flight still finish.`);
+        // Without a page at hand (a shared crawl's replayed page fired the rule), the shared stop ends the crawl.
+        (context as unknown as { crawler?: { stop?: (message?: string) => void } } | undefined)?.crawler?.stop?.(`crawlee-focus: ${reason}`);
     }
 
     /**
@@ -900,12 +1001,12 @@ export class FocusedCrawl {
         const url = () => request.loadedUrl ?? request.url;
         if (document) {
             if (document.status >= 400) {
-                this.countFailure(`http-${document.status}`, url());
+                this.countFailure(`http-${document.status}`, url(), request);
                 return null;
             }
             const converted = await this.clock.time('extract', () => this.documents.convert(document));
             if (!converted.ok) {
-                this.countFailure(converted.reason);
+                this.countFailure(converted.reason, undefined, request);
                 context.log.warning(`crawlee-focus: ${url()} (${converted.kind ?? 'unknown type'}) is not read: ${converted.message}.`);
                 return null;
             }
@@ -913,51 +1014,68 @@ export class FocusedCrawl {
         }
         const html = await this.clock.time('read', () => readHtml(context, this.options));
         if (looksBinary(html)) {
-            this.countFailure('binary-content');
+            this.countFailure('binary-content', undefined, request);
             context.log.warning(`crawlee-focus: ${url()} is served as HTML but its body is binary data; not read.`);
             return null;
         }
         const page = await this.clock.time('extract', () => extractPage(html, url(), { maxHtmlChars: this.maxHtmlChars }));
         if (this.renderings.rejectsAsShell(context, html, page)) return 'app-shell';
         if (page.truncated) {
-            this.countFailure('truncated');
+            this.countFailure('truncated', undefined, request);
             context.log.warning(`crawlee-focus: ${url()} has ${html.length} characters of HTML; only the first ${this.maxHtmlChars} are read (option maxHtmlChars).`);
         }
         this.renderings.record(context, page);
         return { page, documentKind: null };
     }
 
+    /**
+     * Whether a page is to be delivered: relevant, not a soft 404, and no copy of its text delivered (or about to be)
+     * already. A page to deliver is remembered at once, so that a copy handled meanwhile is not delivered too; the
+     * delivery gate may still refuse it ({@link deliver}).
+     */
+    private planDelivery(page: FocusPage, textHash: number, seen: Seen, nearDuplicateOf: string | undefined, relevance: number): { deliver: boolean; duplicateOf: string | null } {
+        const relevant = this.focus ? relevance >= this.minRelevance : true;
+        if (!relevant || seen.kind === 'soft-404') return { deliver: false, duplicateOf: null };
+        const first = this.delivered.get(textHash) ?? (seen.kind === 'duplicate' ? seen.of : undefined) ?? nearDuplicateOf;
+        // The first page with this text may itself have been held back as a near-duplicate: name the delivered one.
+        const original = first === undefined ? undefined : (this.duplicates.get(first) ?? first);
+        if (original !== undefined && original !== page.url) {
+            this.duplicates.set(page.url, original);
+            log.debug(`crawlee-focus: ${page.url} repeats the text of ${original}; not delivered again.`);
+            return { deliver: false, duplicateOf: original };
+        }
+        if (this.deliveredUrls.has(page.url)) return { deliver: false, duplicateOf: null }; // re-fetched after a crash
+        this.remember(textHash, page.url);
+        return { deliver: true, duplicateOf: null };
+    }
+
+    /** A planned delivery that did not happen: the text may be delivered from another page. */
+    private forgetDelivery(textHash: number, url: string): void {
+        this.delivered.delete(textHash);
+        this.deliveredUrls.delete(url);
+    }
+
+    /** Delivers a page {@link planDelivery} chose, unless the delivery gate refuses it. */
     private async deliver(
         context: CrawlingContext,
         page: PageData,
-        { seen, fingerprint, nearDuplicateOf, documentKind }: { seen: Seen; fingerprint: SimHash | null; nearDuplicateOf: string | undefined; documentKind: DocumentKind | null },
+        textHash: number,
+        fingerprint: SimHash | null,
+        documentKind: DocumentKind | null,
         relevance: number,
         depth: number,
         parentUrl: string | null,
         anchorText: string,
         linkScore: number | null,
     ): Promise<{ delivered: boolean; duplicateOf: string | null }> {
-        const relevant = this.focus ? relevance >= this.minRelevance : true;
-        if (!relevant || seen.kind === 'soft-404') return { delivered: false, duplicateOf: null };
-        const hash = textFingerprint(page.text);
-        const first = this.delivered.get(hash) ?? (seen.kind === 'duplicate' ? seen.of : undefined) ?? nearDuplicateOf;
-        // The first page with this text may itself have been held back as a near-duplicate: name the delivered one.
-        const original = first === undefined ? undefined : (this.duplicates.get(first) ?? first);
-        if (original !== undefined && original !== page.url) {
-            this.duplicates.set(page.url, original);
-            context.log.debug(`crawlee-focus: ${page.url} repeats the text of ${original}; not delivered again.`);
-            return { delivered: false, duplicateOf: original };
-        }
-        if (this.deliveredUrls.has(page.url)) return { delivered: false, duplicateOf: null }; // re-fetched after a crash
-        this.remember(hash, page.url); // before the gate's answer, so that a copy handled meanwhile is not delivered too
         const candidate = { url: page.url, title: page.title, relevance, depth };
         if (this.options.deliveryGate && !(await this.admitted(context, candidate))) {
-            this.delivered.delete(hash);
-            this.deliveredUrls.delete(page.url);
+            this.forgetDelivery(textHash, page.url);
             return { delivered: false, duplicateOf: null };
         }
         if (fingerprint !== null) this.nearDuplicates.add(fingerprint, page.url);
         this.relevantPages += 1;
+        this.deliveredHere += 1;
         this.topPages.add({ url: page.url, title: page.title, relevance, depth });
         if (documentKind !== null) this.documents.noteDelivered(documentKind);
         await context.pushData({
@@ -998,10 +1116,14 @@ export class FocusedCrawl {
         context.request.userData.focus = focus;
     }
 
-    /** Counts a failure by reason; one the server caused also teaches the trap learner that its template (and host) fails. */
-    private countFailure(reason: string, url?: string): void {
+    /**
+     * Counts a failure by reason; one the server caused also teaches the trap learner that its template (and host) fails.
+     * With the request it happened to, a shared crawl logs it for the other workers.
+     */
+    private countFailure(reason: string, url?: string, request?: Request): void {
         this.failures.set(reason, (this.failures.get(reason) ?? 0) + 1);
         if (url !== undefined && SERVER_FAILURE.test(reason)) this.trapLearner.observeFailure(url);
+        if (request) this.logEvent(request, { kind: 'failure', reason, url: url ?? null });
     }
 
     // ----------------------------------------------------------- persistence
@@ -1037,6 +1159,11 @@ export class FocusedCrawl {
         await dataset.forEach(async (item: Dictionary) => {
             if (typeof item.url !== 'string' || typeof item.markdown !== 'string') return;
             inDataset.add(item.url);
+            // A shared crawl's counts, top pages and SimHashes come from its log, which holds this worker's pages too.
+            if (this.learning) {
+                this.deliveredUrls.add(item.url);
+                return;
+            }
             if (typeof item.relevance === 'number') {
                 this.topPages.add({ url: item.url, title: String(item.title ?? ''), relevance: item.relevance, depth: Number(item.depth ?? 0) });
             }
@@ -1056,6 +1183,9 @@ export class FocusedCrawl {
         this.relevantPages += recovered - lost;
     }
 }
+
+/** `Omit` applied to each member of a union. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** The parts of a Crawlee crawler that {@link FocusedCrawl.run} uses. */
 export interface RunnableCrawler {

@@ -570,7 +570,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     }
 
     /** The current score of a stored entry, as the queue would rank it. */
-    private scoreOf(entry: FrontierEntry): number {
+    protected scoreOf(entry: FrontierEntry): number {
         return entry.signal && this.focus ? this.adjustForTraps(this.focus.score(entry.signal), entry.shape, entry.url) : 0;
     }
 

@@ -3,7 +3,7 @@ import type { AddRequestsBatchedOptions, Request, AddRequestsBatchedResult, Dict
 
 import { LeaseHeartbeat } from '../frontier/index.js';
 import type { FrontierLease, FrontierOffer, FrontierStatus, FrontierStore, LeaseBatch } from '../frontier/index.js';
-import { hostOf } from '../url/index.js';
+import { hostOf, shapeKey } from '../url/index.js';
 import { FocusedRequestManager } from './request-manager.js';
 import type { Discovery, FetchedEntry, FocusedRequestManagerOptions, FrontierEntry, StallState } from './request-manager.js';
 
@@ -16,8 +16,20 @@ export interface SharedRequestManagerOptions extends FocusedRequestManagerOption
     workerId: string;
 }
 
-/** Pages handled between two reads of the store's counters. */
+/** Pages handled between two reads of the store's counters and queued scores. */
 const STATUS_EVERY_PAGES = 10;
+
+/** Pages handled by a worker between two re-scorings of the shared queue at most. */
+const RESCORE_EVERY_PAGES = 5;
+
+/** Queued URLs of each queue a re-scoring reads and re-scores, best first. */
+const RESCORE_TOP = 1_000;
+
+/** A relative change of a score below this is not sent. */
+const RESCORE_EPSILON = 1e-6;
+
+/** Queued scores read at most: the recall estimate sums their probabilities, and the best carry nearly all of it. */
+const QUEUED_SCORES_READ = 5_000;
 
 /** A request this worker holds a lease for, from the moment Crawlee took it until it was handled or given back. */
 interface HeldLease {
@@ -27,6 +39,8 @@ interface HeldLease {
     settled: 'ok' | 'stale' | null;
     /** The heartbeat found the lease reclaimed: another worker owns the page now. */
     lost: boolean;
+    /** What the page taught the crawl, logged with its commit (see {@link SharedRequestManager.logEvent}). */
+    events: unknown[];
 }
 
 /**
@@ -44,9 +58,14 @@ interface HeldLease {
  * - `isFinished` is the store's: the crawl ends for every worker when nothing is queued that may be leased and no lease
  *   is out anywhere, so survivors wait for a dead worker's leases to expire and fetch its pages.
  *
- * Per worker still (known limitations): the trap learner, the link model and facet statistics, the reserve of dropped
- * links (never refilled here), re-scoring of queued URLs after the model moves, cluster caps and the breadth-first
- * mode's per-host round robin (a breadth-first crawl is ordered by depth), and budget refunds of pages never sent.
+ * - What a page teaches the crawl (trap learner, rewrite rules, link model, facet statistics, harvest, the adaptive stop)
+ *   is logged with its commit ({@link logEvent}); every worker replays the log (see `SharedLearning`).
+ *
+ * - When the model moves, the best queued URLs are re-scored in the store ({@link rescoreIfDue}).
+ *
+ * Per worker still (known limitations): the reserve of dropped links (never refilled here), cluster caps and the
+ * breadth-first mode's per-host round robin (a breadth-first crawl is ordered by depth), and budget refunds of pages
+ * never sent.
  */
 export class SharedRequestManager extends FocusedRequestManager {
     readonly store: FrontierStore<FetchedEntry>;
@@ -62,14 +81,15 @@ export class SharedRequestManager extends FocusedRequestManager {
     /** Hosts whose robots.txt `Crawl-delay` was given to the store. */
     private readonly delaysSent = new Set<string>();
     private lastStatus: FrontierStatus | null = null;
-    /**
-     * Link scores of the URLs this worker queued and has not taken, newest last: what the recall estimate (and so the
-     * adaptive stop) reads as links still to fetch, since the store cannot list its queue yet. Some were taken by
-     * other workers meanwhile, so it errs on the side of more left to fetch, which stops later rather than too early.
-     */
-    private readonly queuedByMe = new Map<string, number>();
+    /** The scores of the crawl's queued links, best first, as last read: the links the recall estimate counts as left. */
+    private storeQueued: number[] = [];
     private stopReasonSeen: string | null = null;
     private taken = 0;
+    /** The link model or the traps moved since the queue's scores were last recomputed. */
+    private rescoreWanted = false;
+    /** Pages handled here when the store's queue was last re-scored; -1 before. */
+    private rescoredAt = -1;
+    private rescoring: Promise<void> | null = null;
 
     constructor(options: SharedRequestManagerOptions) {
         super(options);
@@ -106,8 +126,9 @@ export class SharedRequestManager extends FocusedRequestManager {
         if (how.forefront || this.handled.has(uniqueKey) || !this.focus) return;
         const scored = how.scoreWith(url);
         if (!scored) return;
-        const entry: FrontierEntry = { url, uniqueKey, depth: how.depth, shape: '', parentUrl: how.parentUrl, anchorText: how.anchorText, signal: scored.signal, userData: how.userData };
-        this.offers.push(this.offerOf(entry, scored.score));
+        const shape = shapeKey(url);
+        const entry: FrontierEntry = { url, uniqueKey, depth: how.depth, shape, parentUrl: how.parentUrl, anchorText: how.anchorText, signal: scored.signal, userData: how.userData };
+        this.offers.push(this.offerOf(entry, this.adjustForTraps(scored.score, shape, url)));
     }
 
     private offerOf(entry: FrontierEntry, score: number): FrontierOffer<FetchedEntry> {
@@ -144,18 +165,14 @@ export class SharedRequestManager extends FocusedRequestManager {
             let queued = 0;
             outcomes.forEach((outcome, i) => {
                 const offer = allowed[i]!;
-                if (outcome === 'queued' || outcome === 'rescored') {
-                    if (outcome === 'queued') queued++;
-                    this.queuedByMe.delete(offer.key);
-                    this.queuedByMe.set(offer.key, offer.payload.linkScore ?? 0);
-                } else if (outcome === 'rejected') {
+                if (outcome === 'queued') queued++;
+                else if (outcome === 'rejected') {
                     this.known.delete(offer.key);
                     this.noteDropped(offer.key, offer.payload);
                     this.count('frontier-full', offer.url);
                 }
             });
             for (const offer of evicted) {
-                this.queuedByMe.delete(offer.key);
                 this.known.delete(offer.key);
                 this.noteDropped(offer.key, offer.payload);
                 this.count('evicted', offer.url);
@@ -212,8 +229,7 @@ export class SharedRequestManager extends FocusedRequestManager {
         const entry: FetchedEntry = lease.payload;
         const request = this.toRequest(entry);
         request.retryCount = lease.attempts;
-        this.held.set(request.id!, { lease, entry, settled: null, lost: false });
-        this.queuedByMe.delete(lease.key);
+        this.held.set(request.id!, { lease, entry, settled: null, lost: false, events: [] });
         this.taken++;
         this.lastActivityAt = Date.now();
         return request as unknown as Request<T>;
@@ -236,9 +252,11 @@ export class SharedRequestManager extends FocusedRequestManager {
         return status.isFinished;
     }
 
-    private async refreshStatus(): Promise<FrontierStatus> {
-        const status = await this.store.status();
+    /** Reads the store's counters, and with `withQueue` the queued scores too (not on every `isFinished` poll). */
+    private async refreshStatus(withQueue = false): Promise<FrontierStatus> {
+        const [status, queued] = await Promise.all([this.store.status(), withQueue ? this.store.queuedScores(QUEUED_SCORES_READ) : null]);
         this.lastStatus = status;
+        if (queued) this.storeQueued = queued;
         this.noteBatch(status);
         return status;
     }
@@ -249,13 +267,21 @@ export class SharedRequestManager extends FocusedRequestManager {
 
     // ------------------------------------------------------------- finishing
 
+    /**
+     * Logs what the request's page taught the crawl, for the other workers' learners: the event goes into the crawl's
+     * log with the page's commit, so it counts once, and not at all if another worker owns the page by then.
+     */
+    logEvent(request: Request, event: unknown): void {
+        this.held.get(request.id!)?.events.push(event);
+    }
+
     /** The fenced commit of a handled page, before it is delivered; idempotent. */
     override async settle(request: Request): Promise<'ok' | 'stale'> {
         const held = this.held.get(request.id!);
         if (!held) return 'stale';
         if (held.settled) return held.settled;
         this.heartbeat.delete(held.lease);
-        held.settled = await this.store.commit(held.lease, 'done');
+        held.settled = await this.store.commit(held.lease, 'done', held.events);
         if (held.lost && held.settled === 'ok') held.settled = 'stale'; // cannot happen with a fenced store; never deliver a lost page
         return held.settled;
     }
@@ -268,7 +294,7 @@ export class SharedRequestManager extends FocusedRequestManager {
             this.held.delete(id);
             this.heartbeat.delete(held.lease);
             // Not settled by the page hook: Crawlee gave up on it (retries used up, or not retryable).
-            if (held.settled === null) await this.store.commit(held.lease, request.errorMessages.length > 0 ? 'failed' : 'done');
+            if (held.settled === null) await this.store.commit(held.lease, request.errorMessages.length > 0 ? 'failed' : 'done', held.events);
         }
         const uniqueKey = held?.entry.uniqueKey ?? request.uniqueKey;
         const wasAlreadyHandled = this.handled.has(uniqueKey);
@@ -276,7 +302,8 @@ export class SharedRequestManager extends FocusedRequestManager {
         this.known.add(uniqueKey);
         request.handledAt ??= new Date().toISOString();
         // Now and then, the crawl's counters (for the queue size, and the cap on what `queuedScores` yields).
-        if (this.handled.size % STATUS_EVERY_PAGES === 0) void this.refreshStatus().catch(() => undefined);
+        if (this.handled.size % STATUS_EVERY_PAGES === 0) void this.refreshStatus(true).catch(() => undefined);
+        this.rescoreIfDue();
         return { requestId: id, uniqueKey, wasAlreadyPresent: true, wasAlreadyHandled, forefront: false } as OperationInfo;
     }
 
@@ -311,8 +338,46 @@ export class SharedRequestManager extends FocusedRequestManager {
         );
     }
 
+    // ------------------------------------------------------------ re-scoring
+
+    /** The link model, the term weights or the traps moved: the store's queue is re-scored (see {@link rescoreIfDue}). */
+    override rescore(): void {
+        super.rescore();
+        if (!this.focus) return;
+        this.rescoreWanted = true;
+        this.rescoreIfDue();
+    }
+
+    /**
+     * Re-scores the best queued URLs of the whole crawl under this worker's learners, which hold the crawl's model
+     * (see `SharedLearning`): as the in-process queue does on every change, but at most once per
+     * {@link RESCORE_EVERY_PAGES} pages handled here, and only the top {@link RESCORE_TOP} of each queue, since every
+     * worker pays a round trip and the payloads' transfer for it. The recall estimate then reads the new scores.
+     */
+    private rescoreIfDue(): void {
+        if (!this.rescoreWanted || this.rescoring || this.halted) return;
+        if (this.rescoredAt >= 0 && this.handled.size - this.rescoredAt < RESCORE_EVERY_PAGES) return;
+        this.rescoreWanted = false;
+        this.rescoredAt = this.handled.size;
+        this.rescoring = this.rescoreStore()
+            .catch((error: Error) => crawleeLog.warning(`crawlee-focus: could not re-score the shared frontier (${error.message}); its scores stay as they were.`))
+            .finally(() => (this.rescoring = null));
+    }
+
+    private async rescoreStore(): Promise<void> {
+        const entries = await this.store.queuedEntries(RESCORE_TOP);
+        const changed: Array<{ key: string; score: number }> = [];
+        for (const { key, score, payload } of entries) {
+            const now = this.scoreOf(payload);
+            if (Math.abs(now - score) > RESCORE_EPSILON * Math.max(1, score)) changed.push({ key, score: now });
+        }
+        if (changed.length > 0) await this.store.rescore(changed);
+        await this.refreshStatus(true);
+    }
+
     /** Stops the heartbeat and closes the store's connection; the shared state stays in the store. */
     override async close(): Promise<void> {
+        await this.rescoring;
         // A URL leased for a slot Crawlee never filled (it was stopping): given back now, so that the other workers
         // need not wait for the lease to expire. It keeps its charge and is served first.
         for (const lease of this.ready.splice(0)) await this.store.retry(lease).catch(() => undefined);
@@ -320,9 +385,9 @@ export class SharedRequestManager extends FocusedRequestManager {
         await this.store.close();
     }
 
-    /** The store's counters, read now. */
+    /** The store's counters and queued scores, read now. */
     sharedStatus(): Promise<FrontierStatus> {
-        return this.refreshStatus();
+        return this.refreshStatus(true);
     }
 
     // --------------------------------------------------------------- stalls
@@ -346,20 +411,23 @@ export class SharedRequestManager extends FocusedRequestManager {
 
     // --------------------------------------------------------------- reports
 
-    /** Pages this worker took (the crawl's budget is charged in the store; see {@link sharedStatus}). */
+    /** Pages this worker took (the crawl's budget is charged in the store; see {@link crawlPagesFetched}). */
     override get pagesScheduled(): number {
         return this.taken;
+    }
+
+    /** Pages the whole crawl has charged to its budget, as last read from the store. */
+    get crawlPagesFetched(): number {
+        return Math.max(this.lastStatus?.charged ?? 0, this.taken);
     }
 
     override get inFlightCount(): number {
         return this.held.size;
     }
 
-    /** The newest of the links this worker queued, no more than the store holds in all (see {@link queuedByMe}). */
-    override *queuedScores(): Iterable<number> {
-        const scores = [...this.queuedByMe.values()];
-        const queued = this.lastStatus?.queued ?? scores.length;
-        yield* scores.slice(Math.max(0, scores.length - queued));
+    /** The crawl's queued links, as last read from the store (every {@link STATUS_EVERY_PAGES} pages). */
+    override queuedScores(): Iterable<number> {
+        return this.storeQueued;
     }
 
     override frontierSize(): number {

@@ -9,3 +9,13 @@ export function textFingerprint(text: string, ignoreDigits = false): number {
     const [h1, h2] = hashLanes(text, ignoreDigits);
     return (h2 & 0x1fffff) * 0x100000000 + h1;
 }
+
+/** What the trap learner keeps of a page's text: its fingerprint, and its skeleton's (digits ignored). */
+export interface TextPrints {
+    exact: number;
+    skeleton: number;
+}
+
+export function textPrints(text: string): TextPrints {
+    return { exact: textFingerprint(text), skeleton: textFingerprint(text, true) };
+}

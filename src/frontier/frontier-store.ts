@@ -86,6 +86,21 @@ export interface LeaseBatch<P = unknown> {
 
 export type CommitOutcome = 'done' | 'failed';
 
+/**
+ * One entry of the crawl's event log: what one handled page taught the crawl (its text statistics, relevance,
+ * failure), appended by the fenced {@link FrontierStore.commit} of its lease, so each page is logged exactly once.
+ * Every worker replays the log into its own learners, so all of them learn from every page of the crawl.
+ */
+export interface LoggedEvent {
+    /** Position in the log; pass the last one read to {@link FrontierStore.readEvents} for what follows. */
+    id: string;
+    /** The event as committed (any JSON value). */
+    event: unknown;
+}
+
+/** Reads the log from its start. */
+export const LOG_START = '0';
+
 /** `stale`: the lease was reclaimed and handed out again (or already committed); nothing changed. */
 export type CommitResult = 'ok' | 'stale';
 
@@ -224,8 +239,32 @@ export interface FrontierStore<P = unknown> {
      */
     extend(leases: ReadonlyArray<LeaseRef>): Promise<Array<number | null>>;
 
-    /** Ends a lease with its outcome. Counts once per URL: a fenced-out worker gets `stale` and changes nothing. */
-    commit(lease: LeaseRef, outcome: CommitOutcome): Promise<CommitResult>;
+    /**
+     * Ends a lease with its outcome, and appends `events` (JSON values) to the crawl's event log in the same step.
+     * Counts once per URL: a fenced-out worker gets `stale`, changes nothing and logs nothing.
+     */
+    commit(lease: LeaseRef, outcome: CommitOutcome, events?: ReadonlyArray<unknown>): Promise<CommitResult>;
+
+    /** Up to `max` events logged after the one with id `after` ({@link LOG_START} for all), oldest first. */
+    readEvents(after: string, max: number): Promise<LoggedEvent[]>;
+
+    /** The scores of the URLs waiting to be leased (fresh and requeued), best first, at most `max` of them. */
+    queuedScores(max: number): Promise<number[]>;
+
+    /**
+     * The best `max` URLs of each queue (requeued, then fresh), with their scores and payloads: for re-scoring them
+     * with {@link rescore} when the link model moves.
+     */
+    queuedEntries(max: number): Promise<Array<FrontierOffer<P>>>;
+
+    /**
+     * Records the crawl's final report (any JSON value) unless one is recorded already, and returns the one in force:
+     * the first worker to finish writes it, and every worker reports that one.
+     */
+    publishReport(report: unknown): Promise<unknown>;
+
+    /** The report {@link publishReport} recorded, or `null` while the crawl runs. */
+    publishedReport(): Promise<unknown>;
 
     /** Gives a lease back for another attempt (attempts + 1), or marks the URL failed after `maxAttempts`. */
     retry(lease: LeaseRef): Promise<RetryResult>;

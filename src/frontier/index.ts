@@ -12,12 +12,13 @@ export { TieredQueue } from './tiered-queue.js';
 export type { TieredItem, TieredPopOptions, TieredQueueJSON } from './tiered-queue.js';
 export { TrapLearner } from './trap-learner.js';
 export type { DemotionSource, FailingPartInfo, Seen, TrapInfo, TrapLearnerJSON, TrapLearnerOptions } from './trap-learner.js';
-export { textFingerprint } from './fingerprint.js';
+export { textFingerprint, textPrints } from './fingerprint.js';
+export type { TextPrints } from './fingerprint.js';
 export { NEAR_DUPLICATE_DISTANCE, NEAR_DUPLICATE_MIN_WORDS, NearDuplicateIndex, SHINGLE_WORDS, hammingDistance, simHash } from './near-duplicate.js';
 export type { NearDuplicateIndexOptions, SimHash } from './near-duplicate.js';
 export { DEFAULT_RESERVE_CAPACITY, LinkReserve } from './link-reserve.js';
 export type { HoldOutcome, LinkReserveJSON, ReserveCause, ReservedLink } from './link-reserve.js';
-export { DEFAULT_FRONTIER_STORE_OPTIONS, ZERO_COUNTERS, clampScore, deriveStatus, resolveFrontierStoreOptions } from './frontier-store.js';
+export { DEFAULT_FRONTIER_STORE_OPTIONS, LOG_START, ZERO_COUNTERS, clampScore, deriveStatus, resolveFrontierStoreOptions } from './frontier-store.js';
 export type {
     CommitOutcome,
     CommitResult,
@@ -33,6 +34,7 @@ export type {
     LeaseBatch,
     LeaseRef,
     LeaseStatus,
+    LoggedEvent,
     ResolvedFrontierStoreOptions,
     RetryResult,
 } from './frontier-store.js';

@@ -16,6 +16,7 @@ import type {
     FrontierStoreOptions,
     LeaseBatch,
     LeaseRef,
+    LoggedEvent,
     ResolvedFrontierStoreOptions,
     RetryResult,
 } from './frontier-store.js';
@@ -58,6 +59,9 @@ export class InProcessFrontier<P = unknown> {
     private readonly inFlightPerHost = new Map<string, number>();
     private readonly nextAllowedAt = new Map<string, number>();
     private readonly hostDelay = new Map<string, number>();
+    /** The event log; an event's id is its position, from 1. */
+    private readonly events: unknown[] = [];
+    private report: unknown = null;
     private readonly counters: FrontierCounters = { ...ZERO_COUNTERS };
     private lastToken = 0;
     private stopReason: string | null = null;
@@ -177,7 +181,7 @@ export class InProcessFrontier<P = unknown> {
         });
     }
 
-    commit(ref: LeaseRef, outcome: CommitOutcome): CommitResult {
+    commit(ref: LeaseRef, outcome: CommitOutcome, events: ReadonlyArray<unknown> = []): CommitResult {
         const held = this.heldBy(ref);
         if (!held) {
             this.counters.stale++;
@@ -185,7 +189,34 @@ export class InProcessFrontier<P = unknown> {
         }
         this.release(held);
         this.finish(ref.key, outcome);
+        // Copied through JSON, as the Redis store stores them: a replayed event never aliases the committer's objects.
+        for (const event of events) this.events.push(JSON.parse(JSON.stringify(event)));
         return 'ok';
+    }
+
+    readEvents(after: string, max: number): LoggedEvent[] {
+        const start = Number(after);
+        if (!Number.isInteger(start) || start < 0) throw new TypeError(`readEvents() takes an id it returned (or LOG_START), got ${JSON.stringify(after)}`);
+        return this.events.slice(start, start + max).map((event, i) => ({ id: String(start + i + 1), event }));
+    }
+
+    queuedScores(max: number): number[] {
+        const scores = [...this.requeued, ...this.fresh].map((item) => item.score);
+        return scores.sort((a, b) => b - a).slice(0, max);
+    }
+
+    queuedEntries(max: number): Array<FrontierOffer<P>> {
+        const best = (queue: BestFirstQueue<FrontierOffer<P>>) => [...queue].sort((a, b) => b.score - a.score).slice(0, max).map((item) => ({ ...item.signal, score: item.score }));
+        return [...best(this.requeued), ...best(this.fresh)];
+    }
+
+    publishReport(report: unknown): unknown {
+        this.report ??= report;
+        return this.report;
+    }
+
+    publishedReport(): unknown {
+        return this.report;
     }
 
     retry(ref: LeaseRef): RetryResult {
@@ -312,8 +343,28 @@ export class MemoryFrontierStore<P = unknown> implements FrontierStore<P> {
         return this.frontier.extend(leases);
     }
 
-    async commit(lease: LeaseRef, outcome: CommitOutcome): Promise<CommitResult> {
-        return this.frontier.commit(lease, outcome);
+    async commit(lease: LeaseRef, outcome: CommitOutcome, events?: ReadonlyArray<unknown>): Promise<CommitResult> {
+        return this.frontier.commit(lease, outcome, events);
+    }
+
+    async readEvents(after: string, max: number): Promise<LoggedEvent[]> {
+        return this.frontier.readEvents(after, max);
+    }
+
+    async queuedScores(max: number): Promise<number[]> {
+        return this.frontier.queuedScores(max);
+    }
+
+    async queuedEntries(max: number): Promise<Array<FrontierOffer<P>>> {
+        return this.frontier.queuedEntries(max);
+    }
+
+    async publishReport(report: unknown): Promise<unknown> {
+        return this.frontier.publishReport(report);
+    }
+
+    async publishedReport(): Promise<unknown> {
+        return this.frontier.publishedReport();
     }
 
     async retry(lease: LeaseRef): Promise<RetryResult> {

@@ -2,7 +2,8 @@ import { DEFAULT_DELTA } from '../stat/index.js';
 import { failureShape, hostOf, shapeKey, urlShape } from '../url/index.js';
 import { CatchAllPages, type CatchAllPagesJSON } from './catch-all.js';
 import { FailureLedger } from './failure-ledger.js';
-import { textFingerprint } from './fingerprint.js';
+import { textPrints } from './fingerprint.js';
+import type { TextPrints } from './fingerprint.js';
 import {
     RewriteRuleLearner,
     type RewriteRuleInfo,
@@ -131,13 +132,18 @@ export class TrapLearner implements DemotionSource {
 
     /** Classifies a fetched page by its main text and updates its template's statistics. */
     observe(url: string, text: string): Seen {
+        return this.observePrints(url, textPrints(text));
+    }
+
+    /** {@link observe} from the text's fingerprints (all it keeps of the text), e.g. for a page another worker read. */
+    observePrints(url: string, prints: TextPrints): Seen {
         const key = shapeKey(url);
         let stats = this.templates.get(key);
         if (!stats) {
             stats = { shape: urlShape(url), fetched: 0, repeated: 0, skeletons: new Set() };
             this.templates.set(key, stats);
         }
-        const seen = this.softened(url, text, this.classify(url, text, stats));
+        const seen = this.softened(url, prints.exact, this.classify(url, prints, stats));
         stats.fetched += 1;
         if (seen.kind !== 'new') stats.repeated += 1;
         this.updateDemotion(key, stats);
@@ -150,9 +156,8 @@ export class TrapLearner implements DemotionSource {
     }
 
     /** A duplicate whose text is the site's catch-all page is a soft 404, and so were the earlier fetches it reveals. */
-    private softened(url: string, text: string, seen: Seen): Seen {
+    private softened(url: string, fingerprint: number, seen: Seen): Seen {
         if (seen.kind !== 'duplicate') return seen;
-        const fingerprint = textFingerprint(text);
         const revealed = this.catchAll.observeRepeat(fingerprint, url, seen.of);
         let changed = false;
         for (const earlier of revealed) {
@@ -282,15 +287,13 @@ export class TrapLearner implements DemotionSource {
         return learner;
     }
 
-    private classify(url: string, text: string, stats: TemplateStats): Seen {
-        const fingerprint = textFingerprint(text);
+    private classify(url: string, { exact: fingerprint, skeleton }: TextPrints, stats: TemplateStats): Seen {
         const original = this.firstUrlByText.get(fingerprint);
         if (original !== undefined) {
             this.ruleLearner.observeDuplicate(url, original);
             return { kind: 'duplicate', of: original };
         }
         this.firstUrlByText.set(fingerprint, url);
-        const skeleton = textFingerprint(text, true);
         if (stats.skeletons.has(skeleton)) return { kind: 'templated' };
         stats.skeletons.add(skeleton);
         return { kind: 'new' };

@@ -37,6 +37,8 @@ export const FRONTIER_KEY_NAMES = [
     'stop',
     /** STRING: the last fence token handed out. */
     'tokenSeq',
+    /** STREAM: the event log, one entry (field `e`, JSON) per event committed with a page. */
+    'events',
 ] as const;
 
 export type FrontierKeyName = (typeof FRONTIER_KEY_NAMES)[number];
@@ -51,6 +53,8 @@ export interface CrawlKeys {
     identity: string;
     /** STRING: the frontier options JSON written by the first worker. */
     options: string;
+    /** STRING: the crawl's final report JSON, written by the first worker to finish. */
+    report: string;
     /** Pattern matching every key of the crawl (for SCAN). */
     pattern: string;
 }
@@ -66,6 +70,7 @@ export function crawlKeys(crawlId: string): CrawlKeys {
         named: Object.fromEntries(FRONTIER_KEY_NAMES.map((name) => [name, prefix + name])) as Record<FrontierKeyName, string>,
         identity: `${prefix}identity`,
         options: `${prefix}options`,
+        report: `${prefix}report`,
         pattern: `${prefix}*`,
     };
 }

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 
-import { ZERO_COUNTERS, assertSameCrawl, clampScore, deriveStatus, normalizeIdentity, resolveFrontierStoreOptions } from '../frontier/index.js';
+import { LOG_START, ZERO_COUNTERS, assertSameCrawl, clampScore, deriveStatus, normalizeIdentity, resolveFrontierStoreOptions } from '../frontier/index.js';
 import type {
     CommitOutcome,
     CommitResult,
@@ -16,6 +16,7 @@ import type {
     LeaseBatch,
     LeaseRef,
     LeaseStatus,
+    LoggedEvent,
     ResolvedFrontierStoreOptions,
     RetryResult,
 } from '../frontier/index.js';
@@ -206,9 +207,54 @@ export class RedisFrontierStore<P = unknown> implements FrontierStore<P> {
         return deadlines;
     }
 
-    async commit(lease: LeaseRef, outcome: CommitOutcome): Promise<CommitResult> {
+    async commit(lease: LeaseRef, outcome: CommitOutcome, events: ReadonlyArray<unknown> = []): Promise<CommitResult> {
         if (outcome !== 'done' && outcome !== 'failed') throw new TypeError(`commit() outcome must be 'done' or 'failed', got ${String(outcome)}`);
-        return (await this.run('cfCommit', [lease.key, String(lease.token), outcome])) as CommitResult;
+        return (await this.run('cfCommit', [lease.key, String(lease.token), outcome, ...events.map((event) => JSON.stringify(event))])) as CommitResult;
+    }
+
+    async readEvents(after: string, max: number): Promise<LoggedEvent[]> {
+        // '(' excludes the id itself (Redis ≥ 6.2); the log's ids are the stream's, so any id read before is valid.
+        const start = after === LOG_START ? '-' : `(${after}`;
+        const entries = await this.redis.xrange(this.keys.named.events, start, '+', 'COUNT', max);
+        return entries.map(([id, fields]) => ({ id, event: JSON.parse(fields[1]!) as unknown }));
+    }
+
+    async queuedScores(max: number): Promise<number[]> {
+        if (max <= 0) return [];
+        const replies = await this.redis
+            .pipeline()
+            .zrevrange(this.keys.named.requeued, 0, max - 1, 'WITHSCORES')
+            .zrevrange(this.keys.named.fresh, 0, max - 1, 'WITHSCORES')
+            .exec();
+        const scores: number[] = [];
+        for (const [error, reply] of replies ?? []) {
+            if (error) throw error;
+            const flat = reply as string[];
+            for (let i = 1; i < flat.length; i += 2) scores.push(Number(flat[i]));
+        }
+        return scores.sort((a, b) => b - a).slice(0, max);
+    }
+
+    async queuedEntries(max: number): Promise<Array<FrontierOffer<P>>> {
+        if (max <= 0) return [];
+        const flat = (await this.run('cfQueued', [max])) as string[];
+        const entries: Array<FrontierOffer<P>> = [];
+        for (let i = 0; i < flat.length; i += 4) {
+            if (flat[i + 2] !== 'null') entries.push(toOffer<P>(flat[i]!, flat[i + 2]!, flat[i + 3]!, flat[i + 1]!));
+        }
+        return entries;
+    }
+
+    async publishReport(report: unknown): Promise<unknown> {
+        const json = JSON.stringify(report);
+        // NX with GET (Redis ≥ 7.0): sets only if unset, and returns what was there, so the first report stands.
+        const earlier = await this.redis.set(this.keys.report, json, 'NX', 'GET');
+        return JSON.parse(earlier ?? json) as unknown;
+    }
+
+    async publishedReport(): Promise<unknown> {
+        const json = await this.redis.get(this.keys.report);
+        return json === null ? null : (JSON.parse(json) as unknown);
     }
 
     async retry(lease: LeaseRef): Promise<RetryResult> {

@@ -231,12 +231,13 @@ end
 return deadlines
 `;
 
-/** ARGV: key, token, 'done' | 'failed'. Returns 'ok' or 'stale'. */
+/** ARGV: key, token, 'done' | 'failed', then one JSON string per event to log. Returns 'ok' or 'stale'. */
 const COMMIT = `
 local key, token = ARGV[1], ARGV[2]
 if fenced_out(key, token) then return 'stale' end
 end_lease(key)
 finish(key, ARGV[3])
+for i = 4, #ARGV do redis.call('XADD', K_events, '*', 'e', ARGV[i]) end
 return 'ok'
 `;
 
@@ -288,6 +289,22 @@ redis.call('SET', K_stop, ARGV[1], 'NX')
 return redis.call('GET', K_stop)
 `;
 
+/** ARGV: max. The best max URLs of requeued, then of fresh, as (key, score, entryJson, host) groups. */
+const QUEUED = `
+local out = {}
+for _, queue in ipairs({ K_requeued, K_fresh }) do
+  local top = redis.call('ZREVRANGE', queue, 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
+  for i = 1, #top, 2 do
+    local key = top[i]
+    table.insert(out, key)
+    table.insert(out, top[i + 1])
+    table.insert(out, redis.call('HGET', K_entry, key) or 'null')
+    table.insert(out, redis.call('HGET', K_host, key) or '')
+  end
+end
+return out
+`;
+
 /** Returns {fresh, requeued, leased, counters as a flat HGETALL list, stopReason or ''}, read in one step. */
 const STATUS = `
 return {
@@ -308,6 +325,7 @@ export const FRONTIER_SCRIPTS = {
     cfRescore: RESCORE,
     cfStop: STOP,
     cfStatus: STATUS,
+    cfQueued: QUEUED,
 } as const;
 
 export type FrontierScriptName = keyof typeof FRONTIER_SCRIPTS;

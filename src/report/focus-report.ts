@@ -89,11 +89,23 @@ export interface FocusReport {
     sharedCrawl?: SharedCrawlSummary;
 }
 
+/** One worker's part in a shared crawl. */
+export interface SharedWorkerSummary {
+    /** Its name in the store's leases. */
+    id: string;
+    /** Pages it fetched. */
+    pagesFetched: number;
+    /** Pages it delivered to its own dataset. */
+    delivered: number;
+    /** Pages of other workers its learners replayed from the crawl's log. */
+    replayed: number;
+}
+
 /** What every worker of a shared crawl sees of it, read from the shared store. */
 export interface SharedCrawlSummary {
     crawlId: string;
-    /** This worker's name in the store's leases. */
-    workerId: string;
+    /** What this worker did; the rest of the report is the whole crawl's, the same for every worker. */
+    worker: SharedWorkerSummary;
     /** Distinct pages charged to the budget, by all workers. */
     charged: number;
     budget: number | null;
@@ -154,7 +166,9 @@ export function formatReport(report: FocusReport): string {
     if (shared) {
         lines.push(
             `  shared crawl "${shared.crawlId}" (all workers): ${shared.charged}/${shared.budget ?? '∞'} pages charged, ${shared.done} done, ${shared.failed} failed, ` +
-                `${shared.reclaimed} reclaimed from dead workers, ${shared.stale} stale; the figures above are this worker's`,
+                `${shared.reclaimed} reclaimed from dead workers, ${shared.stale} stale; the figures above are the whole crawl's`,
+            `  this worker (${shared.worker.id}): ${shared.worker.pagesFetched} pages fetched, ${shared.worker.delivered} delivered to its dataset, ` +
+                `${shared.worker.replayed} pages of other workers learned from`,
         );
     }
     return lines.join('\n');

@@ -1,5 +1,5 @@
 export { STOP_REASONS, buildReport, formatRecall, formatReport, ruleAction } from './focus-report.js';
-export type { CrawlStopReason, FocusReport, ReportInput, SharedCrawlSummary } from './focus-report.js';
+export type { CrawlStopReason, FocusReport, ReportInput, SharedCrawlSummary, SharedWorkerSummary } from './focus-report.js';
 export { HarvestCurve, MAX_CURVE_POINTS } from './harvest-curve.js';
 export type { CurvePoint, HarvestCurveJSON } from './harvest-curve.js';
 export { TOP_PAGES, TopPages } from './top-pages.js';

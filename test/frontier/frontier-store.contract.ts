@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { CrawlIdentityMismatchError } from '../../src/frontier/index.js';
+import { CrawlIdentityMismatchError, LOG_START } from '../../src/frontier/index.js';
 import type { FrontierLease, FrontierOffer, FrontierStore, FrontierStoreOptions } from '../../src/frontier/index.js';
 
 /** What the contract stores with each URL: a nested object with floats, as a link signal is. */
@@ -286,6 +286,50 @@ export function frontierStoreContract(name: string, newCrawl: ContractCrawlFacto
             expect(await store!.rescore([{ key: 'b', score: 0.1 }, { key: 'a', score: 50 }, { key: 'nope', score: 9 }])).toBe(1);
             expect((await leaseAll(store!)).map((l) => l.key)).toEqual(['c', 'b']);
             expect(await store!.commit(a!, 'done')).toBe('ok');
+        });
+
+        it('logs a commit\'s events once, in commit order, for every worker; a fenced-out commit logs nothing', async () => {
+            const [one, two] = await crawl({ leaseMillis: 300 }, 2);
+            await one!.enqueue([offer('a', 3), offer('b', 2), offer('c', 1)]);
+            const [a] = (await one!.lease('one', 1)).leases;
+            const [b] = (await two!.lease('two', 1)).leases;
+            expect(await two!.readEvents(LOG_START, 10)).toEqual([]);
+            expect(await two!.commit(b!, 'done', [{ page: 'b', relevance: 0.25 }])).toBe('ok');
+            expect(await one!.commit(a!, 'failed', [{ page: 'a', failure: 'http-500' }, { page: 'a', note: 'second' }])).toBe('ok');
+            const log = await one!.readEvents(LOG_START, 10);
+            expect(log.map((entry) => entry.event)).toEqual([{ page: 'b', relevance: 0.25 }, { page: 'a', failure: 'http-500' }, { page: 'a', note: 'second' }]);
+            expect(new Set(log.map((entry) => entry.id)).size).toBe(3);
+            // Read on from any id: the rest, in order, at most `max` at a time.
+            expect((await two!.readEvents(log[0]!.id, 1)).map((entry) => entry.event)).toEqual([{ page: 'a', failure: 'http-500' }]);
+            expect(await two!.readEvents(log[2]!.id, 10)).toEqual([]);
+            // A worker whose lease expired and was handed out again logs nothing: the page's events count once.
+            const [slow] = (await one!.lease('slow', 1)).leases;
+            await sleep(450);
+            const [fast] = (await two!.lease('fast', 1)).leases;
+            expect(fast!.key).toBe(slow!.key);
+            expect(await one!.commit(slow!, 'done', [{ page: 'c', by: 'slow' }])).toBe('stale');
+            expect(await two!.commit(fast!, 'done', [{ page: 'c', by: 'fast' }])).toBe('ok');
+            expect((await one!.readEvents(log[2]!.id, 10)).map((entry) => entry.event)).toEqual([{ page: 'c', by: 'fast' }]);
+        });
+
+        it('lists the queued scores best first, requeued ones too, and keeps the first final report', async () => {
+            const [one, two] = await crawl({}, 2);
+            await one!.enqueue([offer('a', 0.5), offer('b', 2), offer('c', 0.125), offer('d', 1)]);
+            const [b] = (await one!.lease('one', 1)).leases;
+            expect(await one!.retry(b!)).toBe('queued');
+            expect(await two!.queuedScores(10)).toEqual([2, 1, 0.5, 0.125]);
+            expect(await two!.queuedScores(2)).toEqual([2, 1]);
+            expect(await two!.queuedScores(0)).toEqual([]);
+            // The entries behind them, with their payloads, for re-scoring: requeued first, then fresh, each best first.
+            const entries = await two!.queuedEntries(2);
+            expect(entries.map((entry) => [entry.key, entry.score])).toEqual([['b', 2], ['d', 1], ['a', 0.5]]);
+            expect(entries[1]).toEqual(offer('d', 1));
+            await two!.rescore(entries.map((entry) => ({ key: entry.key, score: entry.score / 10 })));
+            expect(await one!.queuedScores(10)).toEqual([0.2, 0.125, 0.1, 0.05]);
+            expect(await two!.publishedReport()).toBeNull();
+            expect(await two!.publishReport({ stopReason: 'saturated', pages: [1, 2] })).toEqual({ stopReason: 'saturated', pages: [1, 2] });
+            expect(await one!.publishReport({ stopReason: 'limit_reached' })).toEqual({ stopReason: 'saturated', pages: [1, 2] });
+            expect(await one!.publishedReport()).toEqual({ stopReason: 'saturated', pages: [1, 2] });
         });
 
         it('lets workers of the same crawl join, and refuses one with another identity, saying what to do', async () => {

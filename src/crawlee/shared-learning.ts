@@ -1,0 +1,104 @@
+import { LOG_START } from '../frontier/index.js';
+import type { FrontierStore, TextPrints } from '../frontier/index.js';
+import type { SimHash } from '../frontier/near-duplicate.js';
+import type { LinkSignal } from '../focus/index.js';
+
+/**
+ * A page some worker of a shared crawl read: everything the learners take from a page (the trap learner's text
+ * fingerprints, the near-duplicate SimHash, the Markdown the facet statistics, the adaptive stop and the harvest read,
+ * the signal of the link the link model learns from), and what became of it.
+ */
+export interface ReadPageEvent {
+    kind: 'page';
+    worker: string;
+    url: string;
+    depth: number;
+    title: string;
+    markdown: string;
+    linkCount: number;
+    proseWords: number;
+    lang: string | null;
+    prints: TextPrints;
+    simHash: SimHash | null;
+    /** The link the page was reached by; `null` for a seed or a page added by the user. */
+    via: LinkSignal | null;
+    relevance: number;
+    /** Delivered to the worker's dataset (unless its delivery gate refused it at the last moment). */
+    delivered: boolean;
+}
+
+/** A request handled with nothing to read (an error status, binary data): a page fetched all the same. */
+export interface UnreadPageEvent {
+    kind: 'unread';
+    worker: string;
+    url: string;
+}
+
+/** A failure counted by reason (`FOCUS_REPORT.failures`); one the server caused teaches the trap learner too. */
+export interface FailureEvent {
+    kind: 'failure';
+    worker: string;
+    reason: string;
+    url: string | null;
+}
+
+/** What one handled request taught a shared crawl, as its worker logs it with the page's commit. */
+export type CrawlEvent = ReadPageEvent | UnreadPageEvent | FailureEvent;
+
+export interface SharedLearningOptions {
+    /** Events read per call to the store at most. @default 200 */
+    batch?: number;
+}
+
+/**
+ * Keeps a worker's learners in step with the whole shared crawl: replays, in log order, the events the other workers
+ * committed (its own were learned when its pages were read). Every worker learns from every page once, so the trap
+ * learner, the rewrite rules, the link model, the facet statistics, the harvest and the adaptive stop are the crawl's,
+ * not the worker's. The learners' counts add up the same in any order; only the online link model and the first
+ * copy of a repeated text depend on the order, which differs between workers by the pages in flight.
+ */
+export class SharedLearning {
+    readonly #store: FrontierStore<unknown>;
+    readonly #workerId: string;
+    readonly #apply: (event: CrawlEvent) => void;
+    readonly #batch: number;
+    #cursor = LOG_START;
+    #reading: Promise<number> | null = null;
+    #replayed = 0;
+
+    constructor(store: FrontierStore<unknown>, workerId: string, apply: (event: CrawlEvent) => void, options: SharedLearningOptions = {}) {
+        this.#store = store;
+        this.#workerId = workerId;
+        this.#apply = apply;
+        this.#batch = options.batch ?? 200;
+        if (!(this.#batch >= 1) || !Number.isInteger(this.#batch)) throw new RangeError(`batch must be an integer ≥ 1, got ${this.#batch}`);
+    }
+
+    /** Events of other workers replayed so far. */
+    get replayed(): number {
+        return this.#replayed;
+    }
+
+    /** Replays one batch of what was logged since the last call; concurrent callers share one read. Returns how many. */
+    sync(): Promise<number> {
+        this.#reading ??= this.#readOnce().finally(() => (this.#reading = null));
+        return this.#reading;
+    }
+
+    /** Replays until the log is read to its end (before the final report). */
+    async drain(): Promise<void> {
+        while ((await this.sync()) >= this.#batch);
+    }
+
+    async #readOnce(): Promise<number> {
+        const entries = await this.#store.readEvents(this.#cursor, this.#batch);
+        for (const { id, event } of entries) {
+            this.#cursor = id;
+            const crawlEvent = event as CrawlEvent;
+            if (crawlEvent.worker === this.#workerId) continue;
+            this.#apply(crawlEvent);
+            this.#replayed += 1;
+        }
+        return entries.length;
+    }
+}
