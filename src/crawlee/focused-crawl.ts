@@ -769,7 +769,7 @@ export class FocusedCrawl {
             await store.reclaimExpired();
             status = await manager.sharedStatus();
         }
-        await this.learning!.drain();
+        await this.learning!.sync();
         const worker = { id: manager.workerId, pagesFetched: manager.pagesScheduled, delivered: this.deliveredHere, replayed: this.learning!.replayed };
         this.sharedCrawl = {
             crawlId: this.options.redis!.crawlId,

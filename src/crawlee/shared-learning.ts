@@ -79,26 +79,28 @@ export class SharedLearning {
         return this.#replayed;
     }
 
-    /** Replays one batch of what was logged since the last call; concurrent callers share one read. Returns how many. */
+    /**
+     * Replays what was logged since the last call, to the log's end (a worker joining late reads the whole crawl before
+     * it judges its first page); concurrent callers share one read. Returns how many events were read.
+     */
     sync(): Promise<number> {
-        this.#reading ??= this.#readOnce().finally(() => (this.#reading = null));
+        this.#reading ??= this.#readToEnd().finally(() => (this.#reading = null));
         return this.#reading;
     }
 
-    /** Replays until the log is read to its end (before the final report). */
-    async drain(): Promise<void> {
-        while ((await this.sync()) >= this.#batch);
-    }
-
-    async #readOnce(): Promise<number> {
-        const entries = await this.#store.readEvents(this.#cursor, this.#batch);
-        for (const { id, event } of entries) {
-            this.#cursor = id;
-            const crawlEvent = event as CrawlEvent;
-            if (crawlEvent.worker === this.#workerId) continue;
-            this.#apply(crawlEvent);
-            this.#replayed += 1;
+    async #readToEnd(): Promise<number> {
+        let read = 0;
+        for (;;) {
+            const entries = await this.#store.readEvents(this.#cursor, this.#batch);
+            for (const { id, event } of entries) {
+                this.#cursor = id;
+                const crawlEvent = event as CrawlEvent;
+                if (crawlEvent.worker === this.#workerId) continue;
+                this.#apply(crawlEvent);
+                this.#replayed += 1;
+            }
+            read += entries.length;
+            if (entries.length < this.#batch) return read;
         }
-        return entries.length;
     }
 }
