@@ -943,6 +943,7 @@ export class FocusedCrawl {
 
     /** Replays what another worker of the shared crawl logged: its page teaches this worker's learners too. */
     private applyEvent(event: CrawlEvent): void {
+        if (event.url !== null && this.manager instanceof SharedRequestManager) this.manager.noteRemoteFetch(event.url, event.explored === true);
         if (event.kind === 'failure') {
             this.countFailure(event.reason, event.url ?? undefined);
             return;

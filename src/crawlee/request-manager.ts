@@ -274,7 +274,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     droppedEarlier: ExpectedCount = NO_LINKS;
     private refilledCount = 0;
     /** Sections of the site (`sectionOf`) a fetch has entered. */
-    private readonly openedSections = new Set<string>();
+    protected readonly openedSections = new Set<string>();
     /** Pages taken by exploration (`FOCUS_REPORT.exploration`). */
     explorations = 0;
     private scheduled = 0;
@@ -662,8 +662,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         if (!next) return undefined;
         if (!explored) this.parked.splice(this.parked.indexOf(next), 1);
         else this.explorations++;
-        const section = sectionOf(next.entry.url);
-        if (section !== null) this.openedSections.add(section);
+        this.noteSectionOpened(next.entry.url);
         this.scheduled++;
         const cluster = clusterKey(next.entry.url);
         this.clusterScheduled.set(cluster, (this.clusterScheduled.get(cluster) ?? 0) + 1);
@@ -672,8 +671,24 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     }
 
     /** Every `1 / EXPLORATION_SHARE`-th page of a focused crawl explores (the first page is the seed's). */
-    private isExplorationTurn(): boolean {
-        return this.focus !== null && this.scheduled > 0 && (this.scheduled + 1) % Math.round(1 / EXPLORATION_SHARE) === 0;
+    protected isExplorationTurn(pagesTaken = this.scheduled): boolean {
+        return this.focus !== null && pagesTaken > 0 && (pagesTaken + 1) % Math.round(1 / EXPLORATION_SHARE) === 0;
+    }
+
+    /** A fetch entered the URL's section (a shared crawl: this worker's or another's). */
+    noteSectionOpened(url: string): void {
+        const section = sectionOf(url);
+        if (section !== null) this.openedSections.add(section);
+    }
+
+    /**
+     * Whether a link may be taken to explore: it leads into a section of a start site (its first directory; a
+     * subdomain is a site of its own) that no fetch has opened, and it is no failing or trap URL.
+     */
+    protected isExploratory(entry: FrontierEntry): boolean {
+        const section = sectionOf(entry.url);
+        if (section === null || this.openedSections.has(section)) return false;
+        return this.scopeHosts.has(normalizeScopeHost(hostKey(entry.url))) && !this.trapLearner.isDemotedUrl(entry.url);
     }
 
     /**
@@ -686,12 +701,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         let best: { entry: FrontierEntry; score: number; from: 'queue' | 'reserve' } | undefined;
         const consider = (entry: FrontierEntry, score: number, from: 'queue' | 'reserve'): void => {
             if (best && score <= best.score) return;
-            const section = sectionOf(entry.url);
-            if (section === null || this.openedSections.has(section)) return;
-            // The sections of the sites the crawl was started on; a subdomain is a site of its own.
-            if (!this.scopeHosts.has(normalizeScopeHost(hostKey(entry.url)))) return;
-            if (this.trapLearner.isDemotedUrl(entry.url) || this.isBusy(hostKey(entry.url))) return;
-            best = { entry, score, from };
+            if (this.isExploratory(entry) && !this.isBusy(hostKey(entry.url))) best = { entry, score, from };
         };
         for (const item of this.bestFirst ?? []) consider(item.signal, item.score, 'queue');
         for (const { payload } of this.reserve.links('no-room')) if (!this.known.has(payload.uniqueKey)) consider(payload, this.scoreOf(payload), 'reserve');

@@ -25,6 +25,8 @@ export interface ReadPageEvent {
     relevance: number;
     /** Delivered to the worker's dataset (unless its delivery gate refused it at the last moment). */
     delivered: boolean;
+    /** Taken to explore a section no fetch had opened (with the first event of the page only). */
+    explored?: true;
 }
 
 /** A request handled with nothing to read (an error status, binary data): a page fetched all the same. */
@@ -32,6 +34,7 @@ export interface UnreadPageEvent {
     kind: 'unread';
     worker: string;
     url: string;
+    explored?: true;
 }
 
 /** A failure counted by reason (`FOCUS_REPORT.failures`); one the server caused teaches the trap learner too. */
@@ -40,6 +43,7 @@ export interface FailureEvent {
     worker: string;
     reason: string;
     url: string | null;
+    explored?: true;
 }
 
 /** What one handled request taught a shared crawl, as its worker logs it with the page's commit. */

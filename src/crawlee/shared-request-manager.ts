@@ -28,6 +28,9 @@ const RESCORE_TOP = 1_000;
 /** A relative change of a score below this is not sent. */
 const RESCORE_EPSILON = 1e-6;
 
+/** Queued links an exploration pick looks at, best first. */
+const EXPLORATION_WINDOW = 1_000;
+
 /** Queued scores read at most: the recall estimate sums their probabilities, and the best carry nearly all of it. */
 const QUEUED_SCORES_READ = 5_000;
 
@@ -41,6 +44,8 @@ interface HeldLease {
     lost: boolean;
     /** What the page taught the crawl, logged with its commit (see {@link SharedRequestManager.logEvent}). */
     events: unknown[];
+    /** Leased as this worker's exploration pick (see {@link SharedRequestManager.explorationPick}). */
+    explored: boolean;
 }
 
 /**
@@ -62,6 +67,8 @@ interface HeldLease {
  *   is logged with its commit ({@link logEvent}); every worker replays the log (see `SharedLearning`).
  *
  * - When the model moves, the best queued URLs are re-scored in the store ({@link rescoreIfDue}).
+ *
+ * - Every tenth lease is an exploration pick, as in one process ({@link explorationPick}).
  *
  * Per worker still (known limitations): the reserve of dropped links (never refilled here), cluster caps and the
  * breadth-first mode's per-host round robin (a breadth-first crawl is ordered by depth), and budget refunds of pages
@@ -90,6 +97,8 @@ export class SharedRequestManager extends FocusedRequestManager {
     /** Pages handled here when the store's queue was last re-scored; -1 before. */
     private rescoredAt = -1;
     private rescoring: Promise<void> | null = null;
+    /** Keys leased as exploration picks and not yet handed to Crawlee. */
+    private readonly explorationKeys = new Set<string>();
 
     constructor(options: SharedRequestManagerOptions) {
         super(options);
@@ -205,13 +214,38 @@ export class SharedRequestManager extends FocusedRequestManager {
 
     // ---------------------------------------------------------------- taking
 
-    /** Leases one URL for a free slot of this worker, and keeps it alive until it is handled. */
+    /**
+     * Leases one URL for a free slot of this worker, and keeps it alive until it is handled. Every tenth is an
+     * exploration pick, as in one process ({@link explorationPick}).
+     */
     private async leaseOne(): Promise<FrontierLease<FetchedEntry> | undefined> {
         await this.flushOffers();
-        const batch = await this.store.lease(this.workerId, 1);
+        const pick = this.isExplorationTurn(this.taken + this.ready.length) ? await this.explorationPick() : null;
+        const batch = await this.store.lease(this.workerId, 1, pick === null ? [] : [pick]);
         this.noteBatch(batch);
-        for (const lease of batch.leases) this.heartbeat.add(lease);
+        for (const lease of batch.leases) {
+            this.heartbeat.add(lease);
+            if (lease.key === pick) this.explorationKeys.add(lease.key);
+        }
         return batch.leases[0];
+    }
+
+    /**
+     * The best queued link into a section of a start site that no worker's fetch has opened (the sections every worker
+     * opened come with the crawl's log), or null: the crawl's exploration share, over the best queued links.
+     */
+    private async explorationPick(): Promise<string | null> {
+        let best: FrontierOffer<FetchedEntry> | null = null;
+        for (const entry of await this.store.queuedEntries(EXPLORATION_WINDOW)) {
+            if ((best === null || entry.score > best.score) && this.isExploratory(entry.payload)) best = entry;
+        }
+        return best?.key ?? null;
+    }
+
+    /** Another worker fetched the URL: its section is open, and an exploration it made counts for the crawl. */
+    noteRemoteFetch(url: string, explored: boolean): void {
+        this.noteSectionOpened(url);
+        if (explored) this.explorations++;
     }
 
     private noteBatch(batch: Pick<LeaseBatch, 'stopReason'>): void {
@@ -229,7 +263,10 @@ export class SharedRequestManager extends FocusedRequestManager {
         const entry: FetchedEntry = lease.payload;
         const request = this.toRequest(entry);
         request.retryCount = lease.attempts;
-        this.held.set(request.id!, { lease, entry, settled: null, lost: false, events: [] });
+        const explored = this.explorationKeys.delete(lease.key);
+        if (explored) this.explorations++;
+        this.noteSectionOpened(lease.url);
+        this.held.set(request.id!, { lease, entry, settled: null, lost: false, events: [], explored });
         this.taken++;
         this.lastActivityAt = Date.now();
         return request as unknown as Request<T>;
@@ -271,8 +308,10 @@ export class SharedRequestManager extends FocusedRequestManager {
      * Logs what the request's page taught the crawl, for the other workers' learners: the event goes into the crawl's
      * log with the page's commit, so it counts once, and not at all if another worker owns the page by then.
      */
-    logEvent(request: Request, event: unknown): void {
-        this.held.get(request.id!)?.events.push(event);
+    logEvent(request: Request, event: Record<string, unknown>): void {
+        const held = this.held.get(request.id!);
+        // The page's exploration is logged once, with its first event.
+        if (held) held.events.push(held.explored && held.events.length === 0 ? { ...event, explored: true } : event);
     }
 
     /** The fenced commit of a handled page, before it is delivered; idempotent. */

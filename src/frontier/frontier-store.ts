@@ -230,8 +230,11 @@ export interface FrontierStore<P = unknown> {
      * Leases up to `max` URLs to `workerId`, best first: retries and reclaimed URLs before fresh ones. Honours each
      * host's in-flight limit and next allowed time, charges fresh URLs to the budget (never beyond it), and takes
      * back expired leases first. After a stop, only URLs already charged are handed out.
+     *
+     * Fresh URLs named in `prefer` go before the other fresh ones (still after requeued ones), if they are still fresh
+     * and their host is free: the caller's own pick, such as a link into a section the crawl has not explored.
      */
-    lease(workerId: string, max: number): Promise<LeaseBatch<P>>;
+    lease(workerId: string, max: number, prefer?: ReadonlyArray<string>): Promise<LeaseBatch<P>>;
 
     /**
      * Heartbeat: pushes each lease's deadline to now + `leaseMillis`, in one step for all of a worker's leases.

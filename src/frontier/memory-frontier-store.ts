@@ -118,7 +118,7 @@ export class InProcessFrontier<P = unknown> {
         return Math.max(0, Math.min(this.options.maxQueued, this.options.maxPages - this.counters.charged));
     }
 
-    lease(workerId: string, max: number): LeaseBatch<P> {
+    lease(workerId: string, max: number, prefer: ReadonlyArray<string> = []): LeaseBatch<P> {
         if (!(max >= 1)) throw new RangeError(`lease() needs max ≥ 1, got ${max}`);
         const now = this.now();
         this.reclaimExpired(now);
@@ -137,6 +137,13 @@ export class InProcessFrontier<P = unknown> {
         while (leases.length < max) {
             const item = this.requeued.popBest(hostIsFree);
             if (!item) break;
+            leases.push(this.handOut(item, workerId, now));
+        }
+        for (const key of prefer) {
+            if (leases.length >= max || !this.freshIsOpen()) break;
+            const item = this.fresh.contains(key) ? this.fresh.popBest((candidate) => candidate.key === key && hostIsFree(candidate)) : undefined;
+            if (!item) continue;
+            this.counters.charged++;
             leases.push(this.handOut(item, workerId, now));
         }
         while (leases.length < max && this.freshIsOpen()) {
@@ -335,8 +342,8 @@ export class MemoryFrontierStore<P = unknown> implements FrontierStore<P> {
         return this.frontier.enqueue(offers);
     }
 
-    async lease(workerId: string, max: number): Promise<LeaseBatch<P>> {
-        return this.frontier.lease(workerId, max);
+    async lease(workerId: string, max: number, prefer?: ReadonlyArray<string>): Promise<LeaseBatch<P>> {
+        return this.frontier.lease(workerId, max, prefer);
     }
 
     async extend(leases: ReadonlyArray<LeaseRef>): Promise<Array<number | null>> {

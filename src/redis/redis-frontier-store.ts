@@ -174,7 +174,7 @@ export class RedisFrontierStore<P = unknown> implements FrontierStore<P> {
         return { outcomes, evicted };
     }
 
-    async lease(workerId: string, max: number): Promise<LeaseBatch<P>> {
+    async lease(workerId: string, max: number, prefer: ReadonlyArray<string> = []): Promise<LeaseBatch<P>> {
         if (!(max >= 1)) throw new RangeError(`lease() needs max ≥ 1, got ${max}`);
         const { leaseMillis, maxPages, maxInFlightPerHost, minDelayPerHostMillis } = this.options;
         const [status, wait, stopReason, rows] = (await this.run('cfLease', [
@@ -186,6 +186,7 @@ export class RedisFrontierStore<P = unknown> implements FrontierStore<P> {
             minDelayPerHostMillis,
             this.scanWindow,
             this.reclaimBatch,
+            ...prefer.slice(0, this.enqueueBatch),
         ])) as [LeaseStatus, string, string, string[][]];
         const leases = rows.map(([key, token, json, host, score, attempts, deadline]): FrontierLease<P> => ({
             ...toOffer<P>(key!, json!, host!, score!),

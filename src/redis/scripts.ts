@@ -140,7 +140,8 @@ return { outcomes, evicted }
 `;
 
 /**
- * ARGV: workerId, max, leaseMillis, budget, maxInFlightPerHost, minDelayPerHostMillis, scanWindow, reclaimBatch.
+ * ARGV: workerId, max, leaseMillis, budget, maxInFlightPerHost, minDelayPerHostMillis, scanWindow, reclaimBatch,
+ * then the fresh keys the caller prefers.
  * Returns {status, waitMillis or '', stopReason or '', leases}; each lease is
  * {key, token, entryJson, host, score, attempts, deadline}.
  */
@@ -192,18 +193,26 @@ local function hand_out(queue, key, score, fresh)
     redis.call('HGET', K_attempts, key) or '0', tostring(deadline) })
 end
 
-for pass = 1, 2 do
-  local fresh = pass == 2
-  local queue = fresh and K_fresh or K_requeued
-  if #leases < max and (not fresh or fresh_open()) then
-    local candidates = redis.call('ZREVRANGE', queue, 0, window - 1, 'WITHSCORES')
-    for i = 1, #candidates, 2 do
-      if #leases >= max or (fresh and not fresh_open()) then break end
-      local key = candidates[i]
-      if host_free(redis.call('HGET', K_host, key)) then hand_out(queue, key, candidates[i + 1], fresh) end
-    end
+local function take_best(queue, fresh)
+  if #leases >= max or (fresh and not fresh_open()) then return end
+  local candidates = redis.call('ZREVRANGE', queue, 0, window - 1, 'WITHSCORES')
+  for i = 1, #candidates, 2 do
+    if #leases >= max or (fresh and not fresh_open()) then break end
+    local key = candidates[i]
+    if host_free(redis.call('HGET', K_host, key)) then hand_out(queue, key, candidates[i + 1], fresh) end
   end
 end
+
+take_best(K_requeued, false)
+-- ARGV[9..]: fresh keys the caller prefers, in its order
+for i = 9, #ARGV do
+  if #leases >= max or not fresh_open() then break end
+  local key = ARGV[i]
+  if redis.call('HGET', K_state, key) == 'q' and host_free(redis.call('HGET', K_host, key)) then
+    hand_out(K_fresh, key, redis.call('ZSCORE', K_fresh, key), true)
+  end
+end
+take_best(K_fresh, true)
 
 local has_work = redis.call('ZCARD', K_requeued) > 0 or (redis.call('ZCARD', K_fresh) > 0 and fresh_open())
 local status

@@ -312,6 +312,22 @@ export function frontierStoreContract(name: string, newCrawl: ContractCrawlFacto
             expect((await one!.readEvents(log[2]!.id, 10)).map((entry) => entry.event)).toEqual([{ page: 'c', by: 'fast' }]);
         });
 
+        it('hands out the fresh URLs a worker prefers before better ones, after requeued ones, if their host is free', async () => {
+            const [store] = await crawl({ maxInFlightPerHost: 1 });
+            await store!.enqueue([offer('top', 9), offer('low', 1, 'd.test'), offer('busy', 0.5, 'b.test'), offer('other', 4, 'b.test'), offer('retry', 3, 'c.test')]);
+            const [retry] = (await store!.lease('w1', 1)).leases;
+            expect(retry!.key).toBe('top');
+            expect(await store!.retry(retry!)).toBe('queued');
+            // The requeued URL first, then the preferred one whose host is free; an unknown key and a leased one are ignored.
+            const batch = await store!.lease('w1', 2, ['nope', 'low']);
+            expect(batch.leases.map((l) => l.key)).toEqual(['top', 'low']);
+            expect(await store!.status()).toMatchObject({ charged: 2 });
+            const [other] = (await store!.lease('w1', 1)).leases;
+            expect(other!.key).toBe('other');
+            // b.test is at its in-flight limit: the preferred URL there waits, the best free one goes instead.
+            expect((await store!.lease('w1', 1, ['busy', 'top'])).leases.map((l) => l.key)).toEqual(['retry']);
+        });
+
         it('lists the queued scores best first, requeued ones too, and keeps the first final report', async () => {
             const [one, two] = await crawl({}, 2);
             await one!.enqueue([offer('a', 0.5), offer('b', 2), offer('c', 0.125), offer('d', 1)]);

@@ -67,6 +67,9 @@ describe.skipIf(redisUnavailable !== null)('the adaptive stop of a shared crawl'
         expect(own[0]!.pagesProcessed).toBe(own[1]!.pagesProcessed);
         expect(own[0]!.relevantPages).toBe(own[1]!.relevantPages);
         expect(own[0]!.pagesProcessed).toBe(one.pagesProcessed);
+        // Exploration, as in one process: every tenth page of each worker goes into a section no worker had opened.
+        expect(one.exploration.pages).toBeGreaterThan(0);
+        expect(own[0]!.exploration).toEqual(own[1]!.exploration);
         // The adaptive stop weighs the same evidence on both: distinct relevant paragraphs per query term.
         expect(own[0]!.termEvidence).toEqual(own[1]!.termEvidence);
         expect(own[0]!.coverage).toBe(own[1]!.coverage);
