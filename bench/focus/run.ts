@@ -58,6 +58,7 @@ const USAGE = `npm run bench:focus [-- options]
   --latency-ms <ms>    scaling: delay added to every response (default ${SCALING_LATENCY_MILLIS})
   --per-host <n>       scaling: requests in flight to the site's host, crawl-wide (default ${SCALING_PER_HOST})
   --concurrency <n>    scaling: pages in flight in each worker, fixed (default ${SCALING_CONCURRENCY})
+  --monitor            scaling: count Redis round trips exactly with MONITOR (Redis then spends several times the CPU)
 Runs are cached per run id in bench/results/runs/<id> (crawlee-focus runs per version of src/).`;
 
 /** The crawlers of `--quick`: the one under test and the strongest cheap baseline. */
@@ -95,6 +96,7 @@ function parse(argv: string[]) {
             'latency-ms': { type: 'string' },
             'per-host': { type: 'string' },
             concurrency: { type: 'string' },
+            monitor: { type: 'boolean' },
             help: { type: 'boolean', short: 'h' },
         },
         strict: true,
@@ -129,7 +131,7 @@ function parse(argv: string[]) {
         cost: !quick && !values['no-cost'] && !values['report-only'],
         costOnly: Boolean(values['cost-only']),
         throughput: Boolean(values.throughput),
-        scaling: workers ? { workers, latencyMillis, perHost, concurrency } : null,
+        scaling: workers ? { workers, latencyMillis, perHost, concurrency, monitor: Boolean(values.monitor) } : null,
     };
 }
 
@@ -249,7 +251,7 @@ async function runScalingBench(
     labels: ReturnType<typeof loadLabels>,
     filters: PlanFilters,
     src: string,
-    options: { workers: number[]; latencyMillis: number; perHost: number; concurrency: number },
+    options: { workers: number[]; latencyMillis: number; perHost: number; concurrency: number; monitor: boolean },
 ): Promise<void> {
     const [label] = selectLabels(labels, { ...filters, sites: filters.sites ?? [SCALING_SITE], queries: filters.queries ?? [SCALING_QUERY], onePerSite: true });
     if (!label) throw new Error('--workers: no label matches --site/--query.');
@@ -281,7 +283,7 @@ async function runScalingBench(
         `Each worker is the CLI (\`crawl … --mode http --stop never --ignore-robots --concurrency ${options.concurrency} --min-concurrency ${options.concurrency} --per-host ${options.perHost} --redis URL --crawl-id NAME\`, its own \`--storage\`), all started at once; one worker goes through Redis too. The reference is the same command without \`--redis\`. So N workers have N × ${options.concurrency} pages in flight. The concurrency is fixed because Crawlee's autoscaling starts a CheerioCrawler at 10 and falls to 1 while it finds the machine's CPU busy, which on a shared 2-core machine depends on whatever else runs. The site is one host, so \`--per-host\` is raised from its default of 4, which would cap every crawl at 4 pages in flight crawl-wide.`,
         `Pages (URLs) are the distinct URLs the corpus server was asked for, on any host: the budget spent. Links to openehr.org subdomains that the capture lacks are answered 502, and Crawlee tries each 3 times, so requests exceed pages. Pages/s are these URLs per second. Wall time runs from the workers' start to the last exit; crawl time from the first request the corpus server logged to the last, without the processes' start-up. "Latency allows" is pages in flight / latency. Worker CPU is the workers' user + system time; per request after start-up it is less the start-up of one CLI process (\`--version\`: ${startupCpuSeconds.toFixed(1)} CPU s) per worker. Machine busy is all cores over the run, other work included.`,
         'Pages (score.mjs) are the distinct pages of the label\'s hosts in the corpus server\'s log as score.mjs counts them (HTML and documents, 404s included); its repeats are requests for a page it had counted already (a retry, another spelling of the URL, a page fetched twice). Recall is score.mjs\'s from that log, as in every table of this bench.',
-        'Redis commands: the sum of `calls` over `INFO commandstats` as a delta over the crawl, the commands run inside the Lua scripts included, divided by pages (URLs). Round trips: the commands the workers sent, counted with MONITOR (lines not from a script); nothing is pipelined, so each is one round trip. "ms/page running them" is the time Redis spent executing those commands (commandstats `usec` of the commands sent; a script\'s includes the commands it ran): the part of a page that one Redis thread serves for all workers. Redis CPU is its used_cpu_user + used_cpu_sys, the network and feeding the MONITOR included.',
+        `Redis commands: the sum of \`calls\` over \`INFO commandstats\` as a delta over the crawl, the commands run inside the Lua scripts included, divided by pages (URLs). Round trips: the commands the workers sent, one round trip each as nothing is pipelined. ${options.monitor ? 'Counted exactly with MONITOR (its lines not from a script); Redis CPU then includes feeding the MONITOR (several times its CPU without it).' : 'Counted from commandstats as the calls of commands no script runs (EVALSHA, EVAL, INFO, QUIT, CLIENT …); marked (+) because the few plain GET/SET a worker sends when it joins are not told apart from the scripts\' (\`--monitor\` counts them exactly).'} Redis CPU is its used_cpu_user + used_cpu_sys.`,
         'Delivered: the items of the workers\' datasets together (each worker writes its own), and the distinct URLs among them.',
     ];
     const md = [

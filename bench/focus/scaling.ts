@@ -49,6 +49,8 @@ export interface ScalingOptions {
     perHost: number;
     /** Pages in flight in each worker and in the single process ({@link SCALING_CONCURRENCY}). */
     concurrency: number;
+    /** Count the round trips exactly with MONITOR (which makes Redis spend several times the CPU). @default false */
+    monitor?: boolean;
     log?: (line: string) => void;
 }
 
@@ -98,13 +100,15 @@ export interface RedisFigures {
     /** Sum of `calls` over INFO commandstats, as a delta over the crawl: script-internal commands included. */
     commands: number;
     commandsPerPage: number;
-    /** Commands the workers sent (MONITOR lines not from a script): one round trip each, as nothing is pipelined. */
+    /**
+     * Commands the workers sent, one round trip each as nothing is pipelined: with `--monitor`, the MONITOR lines not
+     * from a script; without, the calls of {@link CLIENT_ONLY} commands.
+     */
     roundTrips: number;
     roundTripsPerPage: number;
-    /** Redis's own CPU time (used_cpu_user + used_cpu_sys), feeding the MONITOR included. */
+    roundTripsExact: boolean;
+    /** Redis's own CPU time (used_cpu_user + used_cpu_sys); with `--monitor`, feeding it included. */
     cpuSeconds: number;
-    /** Time Redis spent running the commands the workers sent (commandstats `usec`; a script's includes its commands'). */
-    commandSeconds: number;
     /** The commands with the most calls, with their calls per page. */
     top: Array<{ command: string; calls: number; perPage: number }>;
     /** The round trips by command. */
@@ -163,7 +167,7 @@ async function crawlOnce(options: ScalingOptions, workers: number, redis: TestRe
     let outcome: WorkersOutcome;
     try {
         if (admin) {
-            monitor = await countSentCommands(admin);
+            if (options.monitor) monitor = await countSentCommands(admin);
             before = await admin.info('all');
         }
         const args = (i: number) => [
@@ -194,7 +198,7 @@ async function crawlOnce(options: ScalingOptions, workers: number, redis: TestRe
     const score = await scoreLog(logFile, options.label, [options.budget]);
     const logLines = readFileSync(logFile, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { t: number; scheme: string; host: string; url: string });
     const urls = new Set(logLines.map((l) => `${l.scheme}://${l.host}${l.url}`)).size;
-    const figures = admin && monitor ? redisFigures(before, after, monitor, urls) : null;
+    const figures = admin ? redisFigures(before, after, monitor, urls) : null;
     const items = outcome.items.map((item) => item.url);
     const delivered = await scoreUrls(items, options.label);
     const firstRequest = logLines[0]?.t ?? outcome.startedAt;
@@ -230,29 +234,33 @@ async function crawlOnce(options: ScalingOptions, workers: number, redis: TestRe
     };
 }
 
-/** The Redis figures of one crawl from INFO before and after it and the MONITOR's count. */
-function redisFigures(before: string, after: string, monitor: CommandCounter, pages: number): RedisFigures {
+/**
+ * Commands that only a client sends, never a script: each call is one round trip (nothing is pipelined). Without the
+ * MONITOR they are the round trips counted; they miss the few plain GET/SET/HSET/HDEL a worker sends itself (the
+ * crawl's options and identity when it joins, a robots.txt Crawl-delay), which scripts run too.
+ */
+const CLIENT_ONLY = /^(evalsha|eval|evalsha_ro|eval_ro|script\|.*|info|quit|client\|.*|select|ping|echo|hello|auth)$/;
+
+/** The Redis figures of one crawl, from INFO before and after it (and the MONITOR's count, if there was one). */
+function redisFigures(before: string, after: string, monitor: CommandCounter | null, pages: number): RedisFigures {
     const was = commandStats(before);
-    // The bench's own: the INFO that read `before` and the ECHO that ended the count (the MONITOR came before both).
-    const own = new Map([['info', 1], ['echo', 1]]);
+    // The bench's own: the INFO that read `before`, and the ECHO that ended the MONITOR's count (the MONITOR came first).
+    const own = new Map([['info', 1], ['echo', monitor ? 1 : 0]]);
     const delta = [...commandStats(after)]
         .map(([command, calls]) => ({ command, calls: calls - (was.get(command) ?? 0) - (own.get(command) ?? 0) }))
         .filter((c) => c.calls > 0);
-    const sent = new Map(monitor.sent);
-    if (sent.has('info')) sent.set('info', sent.get('info')! - 1);
+    const sent = new Map(monitor ? monitor.sent : delta.filter((c) => CLIENT_ONLY.test(c.command)).map((c) => [c.command, c.calls]));
+    if (monitor && sent.has('info')) sent.set('info', sent.get('info')! - 1);
     const perPage = (calls: number) => (pages > 0 ? calls / pages : 0);
     const commands = delta.reduce((sum, c) => sum + c.calls, 0);
     const roundTrips = [...sent.values()].reduce((sum, n) => sum + n, 0);
-    const usecBefore = commandStats(before, 'usec');
-    const usecAfter = commandStats(after, 'usec');
-    const commandMicros = [...sent.keys()].reduce((sum, command) => sum + (usecAfter.get(command) ?? 0) - (usecBefore.get(command) ?? 0), 0);
     return {
         commands,
         commandsPerPage: perPage(commands),
         roundTrips,
         roundTripsPerPage: perPage(roundTrips),
+        roundTripsExact: monitor !== null,
         cpuSeconds: redisCpu(after) - redisCpu(before),
-        commandSeconds: commandMicros / 1e6,
         top: delta.sort((a, b) => b.calls - a.calls).slice(0, 8).map((c) => ({ ...c, perPage: perPage(c.calls) })),
         sent: [...sent].filter(([, calls]) => calls > 0).sort((a, b) => b[1] - a[1]).map(([command, calls]) => ({ command, calls, perPage: perPage(calls) })),
     };
@@ -448,15 +456,15 @@ export function recallTable(rows: ScalingRow[], budget: number): string {
 /** Markdown: what each shared crawl sent to Redis, per page (pages = distinct URLs fetched). */
 export function redisTable(rows: ScalingRow[]): string {
     const lines = [
-        '| workers | commands | per page | round trips | per page | ms/page running them | Redis CPU ms/page | round trips by command (per page) | top commands, scripts\' included (per page) |',
-        '|---:|---:|---:|---:|---:|---:|---:|---|---|',
+        '| workers | commands | per page | round trips | per page | Redis CPU ms/page | round trips by command (per page) | top commands, scripts\' included (per page) |',
+        '|---:|---:|---:|---:|---:|---:|---|---|',
     ];
     const list = (entries: RedisFigures['top']) => entries.map((c) => `${c.command} ${c.perPage.toFixed(2)}`).join(', ');
     for (const row of rows) {
         if (!row.redis) continue;
         const r = row.redis;
         lines.push(
-            `| ${row.workers} | ${r.commands} | ${r.commandsPerPage.toFixed(1)} | ${r.roundTrips} | ${r.roundTripsPerPage.toFixed(1)} | ${((r.commandSeconds * 1000) / Math.max(1, row.urls)).toFixed(2)} | ${((r.cpuSeconds * 1000) / Math.max(1, row.urls)).toFixed(2)} | ${list(r.sent)} | ${list(r.top)} |`,
+            `| ${row.workers} | ${r.commands} | ${r.commandsPerPage.toFixed(1)} | ${r.roundTrips} | ${r.roundTripsPerPage.toFixed(1)}${r.roundTripsExact ? '' : ' (+)'} | ${((r.cpuSeconds * 1000) / Math.max(1, row.urls)).toFixed(2)} | ${list(r.sent)} | ${list(r.top)} |`,
         );
     }
     return lines.join('\n');
