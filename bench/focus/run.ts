@@ -261,6 +261,9 @@ async function runScalingBench(
         `scaling: ${label.id} at ${budget} pages, ${options.latencyMillis} ms added to every response, workers ${options.workers.join('/')}, ` +
             `${options.concurrency} pages in flight per worker, per-host limit ${options.perHost}, src ${src}, load average ${loadBefore}`,
     );
+    console.log(
+        `scaling: why the latency: without it a page costs only CPU, and on 2 cores one process is CPU-bound already, so more workers would only compete for the same cores; with it most of a page is waiting, which workers overlap, as on the web.`,
+    );
     const { rows, startupCpuSeconds } = await runScaling({ label, budget, ...options });
     const loadAfter = loadAverage();
     const speed = scalingThroughputTable(rows, startupCpuSeconds);
@@ -309,6 +312,7 @@ async function runScalingBench(
         '',
     ];
     writeFileSync(path.join(RESULTS_DIR, 'scaling.md'), md.join('\n'));
+    if (problems.length) process.exitCode = 1;
 }
 
 /** The cost ratio of an earlier full run, kept when this one skips it (`--no-cost`, `--report-only`). */
