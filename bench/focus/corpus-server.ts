@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 
+import { freePort } from '../../test/helpers/free-port.js';
 import { SERVER_SCRIPT, SITES_CONFIG } from './paths.js';
 
 /** A running corpus server (serve.mjs) that logs every request it answers. */
@@ -17,18 +17,6 @@ export interface CorpusServer {
 const STARTUP_TIMEOUT_MILLIS = 10_000;
 /** Grace period for the server's log stream before it is stopped. */
 const LOG_FLUSH_MILLIS = 500;
-
-/** A TCP port free right now on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-    return new Promise((resolve, reject) => {
-        const probe = createServer();
-        probe.once('error', reject);
-        probe.listen(0, '127.0.0.1', () => {
-            const address = probe.address();
-            probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-        });
-    });
-}
 
 /** Starts serve.mjs on free ports, logging requests (JSON lines) to `logFile`. */
 export async function startCorpusServer(logFile: string): Promise<CorpusServer> {

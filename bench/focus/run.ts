@@ -15,6 +15,21 @@ import type { PlanFilters } from './plan.js';
 import { calibrationTable, formatRow, fullTable, resultRows, summaryTable } from './report.js';
 import type { ResultRow } from './report.js';
 import { cachedOutcome, executeRun, runDir, scoreRun } from './runner.js';
+import {
+    RECALL_TOLERANCE,
+    SCALING_BUDGET,
+    SCALING_CONCURRENCY,
+    SCALING_LATENCY_MILLIS,
+    SCALING_PER_HOST,
+    SCALING_QUERY,
+    SCALING_SITE,
+    loadAverage,
+    recallTable,
+    redisTable,
+    runScaling,
+    scalingChecks,
+    throughputTable as scalingThroughputTable,
+} from './scaling.js';
 import { THROUGHPUT_MODES, THROUGHPUT_SITES, throughputRow, throughputTable } from './throughput.js';
 import type { ThroughputRow } from './throughput.js';
 import type { ScoredRun } from './runner.js';
@@ -36,6 +51,14 @@ const USAGE = `npm run bench:focus [-- options]
   --cost-only          only the cost-ratio measurement
   --throughput         crawlee-focus (stop: never) in browser, adaptive and http mode on one query each of
                        ${THROUGHPUT_SITES.join(' and ')} (or --site/--query), at 100 pages (or --budgets): pages/s and recall
+  --workers <1,2,4>    scaling: one crawl (http mode, stop: never) shared by N CLI worker processes through a private
+                       redis-server, for each N, and the same crawl in one process without Redis; on ${SCALING_SITE},
+                       ${SCALING_QUERY} (or --site/--query) at ${SCALING_BUDGET} pages (or --budgets): pages/s, Redis commands
+                       per page, recall against the single process (must be within ${RECALL_TOLERANCE})
+  --latency-ms <ms>    scaling: delay added to every response (default ${SCALING_LATENCY_MILLIS})
+  --per-host <n>       scaling: requests in flight to the site's host, crawl-wide (default ${SCALING_PER_HOST})
+  --concurrency <n>    scaling: pages in flight in each worker, fixed (default ${SCALING_CONCURRENCY})
+  --monitor            scaling: count Redis round trips exactly with MONITOR (Redis then spends several times the CPU)
 Runs are cached per run id in bench/results/runs/<id> (crawlee-focus runs per version of src/).`;
 
 /** The crawlers of `--quick`: the one under test and the strongest cheap baseline. */
@@ -69,18 +92,23 @@ function parse(argv: string[]) {
             'no-cost': { type: 'boolean' },
             'cost-only': { type: 'boolean' },
             throughput: { type: 'boolean' },
+            workers: { type: 'string' },
+            'latency-ms': { type: 'string' },
+            'per-host': { type: 'string' },
+            concurrency: { type: 'string' },
+            monitor: { type: 'boolean' },
             help: { type: 'boolean', short: 'h' },
         },
         strict: true,
     });
     const crawlers = list(values.crawler)?.map((kind) => crawlerInfo(kind as CrawlerKind).kind);
-    const budgets = list(values.budgets)?.map((b) => {
-        const n = Number(b);
-        if (!Number.isInteger(n) || n <= 0) throw new Error(`--budgets takes positive integers (got "${b}").`);
-        return n;
-    });
+    const budgets = list(values.budgets)?.map((b) => positiveInteger('--budgets', b));
     const repeats = values.repeat === undefined ? undefined : Number(values.repeat);
     if (repeats !== undefined && !(Number.isInteger(repeats) && repeats >= 1)) throw new Error(`--repeat takes a positive integer (got "${values.repeat}").`);
+    const workers = list(values.workers)?.map((w) => positiveInteger('--workers', w));
+    const latencyMillis = values['latency-ms'] === undefined ? SCALING_LATENCY_MILLIS : positiveInteger('--latency-ms', values['latency-ms'], 0);
+    const perHost = values['per-host'] === undefined ? SCALING_PER_HOST : positiveInteger('--per-host', values['per-host']);
+    const concurrency = values.concurrency === undefined ? SCALING_CONCURRENCY : positiveInteger('--concurrency', values.concurrency);
     const quick = Boolean(values.quick);
     const filters: PlanFilters = {
         sites: list(values.site),
@@ -103,7 +131,14 @@ function parse(argv: string[]) {
         cost: !quick && !values['no-cost'] && !values['report-only'],
         costOnly: Boolean(values['cost-only']),
         throughput: Boolean(values.throughput),
+        scaling: workers ? { workers, latencyMillis, perHost, concurrency, monitor: Boolean(values.monitor) } : null,
     };
+}
+
+function positiveInteger(flag: string, raw: string, min = 1): number {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min) throw new Error(`${flag} takes whole numbers ≥ ${min} (got "${raw}").`);
+    return n;
 }
 
 function progressLine(budget: number, started: number): (pages: number) => void {
@@ -124,6 +159,11 @@ async function main(): Promise<void> {
     const benchStarted = Date.now();
     const labels = loadLabels();
     const src = args.src ?? sourceHash();
+    if (args.scaling) {
+        await runScalingBench(labels, args.filters, src, args.scaling);
+        console.log(`Wrote bench/results/scaling.md and scaling.json in ${Math.round((Date.now() - benchStarted) / 1000)} s.`);
+        return;
+    }
     if (args.throughput) {
         await runThroughput(labels, args.filters, src, args.fresh);
         console.log(`Wrote bench/results/throughput.md and throughput.json in ${Math.round((Date.now() - benchStarted) / 1000)} s.`);
@@ -204,6 +244,75 @@ async function runThroughput(labels: ReturnType<typeof loadLabels>, filters: Pla
         'Wall time runs from the crawler\'s start (browser launch included) to its end; pages are the HTML pages the corpus server logged.',
     ];
     writeFileSync(path.join(RESULTS_DIR, 'throughput.md'), ['# crawlee-focus bench: throughput by mode', '', ...notes.map((n) => `- ${n}`), '', table, ''].join('\n'));
+}
+
+/** `--workers`: one query, crawled by one process without Redis and by each number of workers through Redis. */
+async function runScalingBench(
+    labels: ReturnType<typeof loadLabels>,
+    filters: PlanFilters,
+    src: string,
+    options: { workers: number[]; latencyMillis: number; perHost: number; concurrency: number; monitor: boolean },
+): Promise<void> {
+    const [label] = selectLabels(labels, { ...filters, sites: filters.sites ?? [SCALING_SITE], queries: filters.queries ?? [SCALING_QUERY], onePerSite: true });
+    if (!label) throw new Error('--workers: no label matches --site/--query.');
+    const budget = filters.budgets?.[0] ?? SCALING_BUDGET;
+    const loadBefore = loadAverage();
+    console.log(
+        `scaling: ${label.id} at ${budget} pages, ${options.latencyMillis} ms added to every response, workers ${options.workers.join('/')}, ` +
+            `${options.concurrency} pages in flight per worker, per-host limit ${options.perHost}, src ${src}, load average ${loadBefore}`,
+    );
+    console.log(
+        `scaling: why the latency: without it a page costs only CPU, and on 2 cores one process is CPU-bound already, so more workers would only compete for the same cores; with it most of a page is waiting, which workers overlap, as on the web.`,
+    );
+    const { rows, startupCpuSeconds } = await runScaling({ label, budget, ...options });
+    const loadAfter = loadAverage();
+    const speed = scalingThroughputTable(rows, startupCpuSeconds);
+    const recall = recallTable(rows, budget);
+    const redis = redisTable(rows);
+    const problems = scalingChecks(rows, budget);
+    const checks = problems.length
+        ? problems.map((p) => `- NOT MET: ${p}`)
+        : [`- Met: every crawl fetched at most ${budget} distinct URLs, every shared crawl's recall is within ${RECALL_TOLERANCE} of one process's, every worker exited 0 and all workers of a crawl gave one stop reason, no page was delivered twice.`];
+    console.log(`\n${speed}\n\n${recall}\n\n${redis}\n\n${checks.join('\n')}\n`);
+    const command = process.argv.slice(2).length ? `npm run bench:focus -- ${process.argv.slice(2).join(' ')}` : 'npm run bench:focus';
+    writeFileSync(
+        path.join(RESULTS_DIR, 'scaling.json'),
+        `${JSON.stringify({ generatedAt: new Date().toISOString(), src, command, label: label.id, budget, ...options, loadAverage: { before: loadBefore, after: loadAfter }, startupCpuSeconds, rows }, null, 1)}\n`,
+    );
+    const notes = [
+        `Generated ${new Date().toISOString()} by \`${command}\` (src/ content hash ${src}) on ${label.id} ("${label.query}", ${label.relevant.length} relevant pages), budget ${budget}, http mode, \`--stop never\`, one crawl per row.`,
+        `Load average (1, 5, 15 min) on this 2-core machine: ${loadBefore} before the bench, ${loadAfter} after.`,
+        `Every response comes ${options.latencyMillis} ms late: a front on 127.0.0.1 delays each request before it goes on to the corpus server (CONNECT tunnels end in the front's own TLS server, so https pages wait too). Without it a page costs only CPU (parsing, scoring, the crawl's bookkeeping): on 2 cores one process is already CPU-bound, and more workers would only compete for the same cores. With it most of a page is waiting, which workers can overlap, as on the web.`,
+        `Each worker is the CLI (\`crawl … --mode http --stop never --ignore-robots --concurrency ${options.concurrency} --min-concurrency ${options.concurrency} --per-host ${options.perHost} --redis URL --crawl-id NAME\`, its own \`--storage\`), all started at once; one worker goes through Redis too. The reference is the same command without \`--redis\`. So N workers have N × ${options.concurrency} pages in flight. The concurrency is fixed because Crawlee's autoscaling starts a CheerioCrawler at 10 and falls to 1 while it finds the machine's CPU busy, which on a shared 2-core machine depends on whatever else runs. The site is one host, so \`--per-host\` is raised from its default of 4, which would cap every crawl at 4 pages in flight crawl-wide.`,
+        `Pages (URLs) are the distinct URLs the corpus server was asked for, on any host: the budget spent. Links to openehr.org subdomains that the capture lacks are answered 502, and Crawlee tries each 3 times, so requests exceed pages. Pages/s are these URLs per second. Wall time runs from the workers' start to the last exit; crawl time from the first request the corpus server logged to the last, without the processes' start-up. "Latency allows" is pages in flight / latency. Worker CPU is the workers' user + system time; per request after start-up it is less the start-up of one CLI process (\`--version\`: ${startupCpuSeconds.toFixed(1)} CPU s) per worker. Machine busy is all cores over the run, other work included.`,
+        'Pages (score.mjs) are the distinct pages of the label\'s hosts in the corpus server\'s log as score.mjs counts them (HTML and documents, 404s included); its repeats are requests for a page it had counted already (a retry, another spelling of the URL, a page fetched twice). Recall is score.mjs\'s from that log, as in every table of this bench.',
+        `Redis commands: the sum of \`calls\` over \`INFO commandstats\` as a delta over the crawl, the commands run inside the Lua scripts included, divided by pages (URLs). Round trips: the commands the workers sent, one round trip each as nothing is pipelined. ${options.monitor ? 'Counted exactly with MONITOR (its lines not from a script); Redis CPU then includes feeding the MONITOR (several times its CPU without it).' : 'Counted from commandstats as the calls of commands no script runs (EVALSHA, EVAL, INFO, QUIT, CLIENT …); marked (+) because the few plain GET/SET a worker sends when it joins are not told apart from the scripts\' (\`--monitor\` counts them exactly).'} Redis CPU is its used_cpu_user + used_cpu_sys.`,
+        'Delivered: the items of the workers\' datasets together (each worker writes its own), and the distinct URLs among them.',
+    ];
+    const md = [
+        '# crawlee-focus bench: scaling out with Redis',
+        '',
+        ...notes.map((n) => `- ${n}`),
+        '',
+        '## Pages per second',
+        '',
+        speed,
+        '',
+        '## Recall at the budget, against one process',
+        '',
+        recall,
+        '',
+        '## Redis',
+        '',
+        redis,
+        '',
+        '## Checks',
+        '',
+        ...checks,
+        '',
+    ];
+    writeFileSync(path.join(RESULTS_DIR, 'scaling.md'), md.join('\n'));
+    if (problems.length) process.exitCode = 1;
 }
 
 /** The cost ratio of an earlier full run, kept when this one skips it (`--no-cost`, `--report-only`). */

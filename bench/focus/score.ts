@@ -34,7 +34,7 @@ export interface ScoreSummary {
 /** The part of score.mjs the bench uses; it is plain JavaScript, so its shape is declared here. */
 interface ScoreModule {
     loadAliases(sitesPath: string): Map<string, string>;
-    readEventsFromText(text: string, kind: 'jsonl', aliases: Map<string, string>): unknown[];
+    readEventsFromText(text: string, kind: 'jsonl' | 'urls', aliases: Map<string, string>): unknown[];
     score(events: unknown[], label: Label, options: { ks: number[]; aliases: Map<string, string> }): { rows: ScoreRow[]; summary: ScoreSummary };
 }
 
@@ -111,4 +111,15 @@ function pageLogLines(scorer: ScoreModule, events: unknown[], label: Label, alia
         result.push(low);
     }
     return result;
+}
+
+/**
+ * Scores a list of absolute URLs (score.mjs's `--urls` input: pages are told apart by normalised URL, not by served
+ * file) against a label, at one budget of the list's length: e.g. the relevant pages a crawl delivered to its datasets.
+ */
+export async function scoreUrls(urls: string[], label: Label): Promise<ScoreRow> {
+    const scorer = await loadScoreModule();
+    const aliases = scorer.loadAliases(SITES_CONFIG);
+    const events = scorer.readEventsFromText(urls.join('\n'), 'urls', aliases);
+    return scorer.score(events, label, { ks: [Math.max(1, urls.length)], aliases }).rows[0]!;
 }

@@ -31,6 +31,8 @@ Options of crawl (and demo):
                           converted to Markdown, scored and delivered like pages)
   --max-document-mb <N>   largest document read, in MiB (default 20)
   --concurrency <N>       pages in parallel at most
+  --min-concurrency <N>   pages in parallel at least, even while Crawlee's autoscaling finds the machine
+                          busy (default 1)
   --per-host <N>          requests in flight per host at most (default 4)
   --delay <ms>            minimum delay between requests to one host (default 0)
   --storage <dir>         Crawlee storage folder (default ./storage); a killed crawl resumes from it
@@ -63,6 +65,7 @@ const OPTIONS = {
     'no-documents': { type: 'boolean' },
     'max-document-mb': { type: 'string' },
     concurrency: { type: 'string' },
+    'min-concurrency': { type: 'string' },
     'per-host': { type: 'string' },
     delay: { type: 'string' },
     storage: { type: 'string' },
@@ -208,6 +211,10 @@ function crawlOptions(urls: string[], values: Values): CreateFocusedCrawlerOptio
     const stop = values.stop ?? 'adaptive';
     if (stop !== 'adaptive' && stop !== 'never') throw new UsageError(`--stop must be adaptive or never (got "${values.stop}")`);
     const shared = sharedCrawl(values);
+    const minConcurrency = values['min-concurrency'] === undefined ? undefined : positiveInteger('--min-concurrency', values['min-concurrency']);
+    if (minConcurrency !== undefined && values.concurrency !== undefined && minConcurrency > positiveInteger('--concurrency', values.concurrency)) {
+        throw new UsageError(`--min-concurrency (${minConcurrency}) may not exceed --concurrency (${values.concurrency})`);
+    }
     return {
         startUrls: urls,
         query: values.query ?? null,
@@ -215,6 +222,7 @@ function crawlOptions(urls: string[], values: Values): CreateFocusedCrawlerOptio
         stop,
         ...(values['max-pages'] !== undefined ? { maxPages: positiveInteger('--max-pages', values['max-pages']) } : {}),
         ...(values.concurrency !== undefined ? { maxConcurrency: positiveInteger('--concurrency', values.concurrency) } : {}),
+        ...(minConcurrency !== undefined ? { minConcurrency } : {}),
         ...(values['per-host'] !== undefined ? { maxRequestsPerHost: positiveInteger('--per-host', values['per-host']) } : {}),
         ...(values.delay !== undefined ? { minDelayPerHostMillis: positiveInteger('--delay', values.delay, 0) } : {}),
         ...(values.proxy ? { proxyUrls: [values.proxy] } : {}),

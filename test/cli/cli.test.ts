@@ -31,6 +31,8 @@ describe('crawlee-focus command line', () => {
         [['crawl', 'http://127.0.0.1:9/', '--stop', 'sometimes'], '--stop must be adaptive or never'],
         [['crawl', 'http://127.0.0.1:9/', '--frobnicate'], "Unknown option '--frobnicate'"],
         [['crawl', 'http://127.0.0.1:9/', '--stall-timeout', '0'], '--stall-timeout must be a whole number ≥ 1'],
+        [['crawl', 'http://127.0.0.1:9/', '--min-concurrency', '0'], '--min-concurrency must be a whole number ≥ 1'],
+        [['crawl', 'http://127.0.0.1:9/', '--concurrency', '2', '--min-concurrency', '4'], '--min-concurrency (4) may not exceed --concurrency (2)'],
         [['crawl', 'http://127.0.0.1:9/', '--report-html', '/no/such/folder/report.html'], '--report-html: the folder of "/no/such/folder/report.html" does not exist'],
         [['fly'], 'unknown command "fly"'],
         [['crawl', 'http://127.0.0.1:9/', '--redis', 'redis://127.0.0.1:9'], '--redis and --crawl-id go together'],

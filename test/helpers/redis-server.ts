@@ -1,11 +1,14 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { Redis } from 'ioredis';
+
+import { freePort } from './free-port.js';
+
+export { freePort };
 
 /** Debian's package puts it here; `REDIS_SERVER` overrides. */
 export const REDIS_SERVER_PATH = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
@@ -23,18 +26,6 @@ export interface TestRedis {
     client(): Redis;
     /** Closes the clients and stops the server by its PID. */
     stop(): Promise<void>;
-}
-
-/** A free TCP port: listen on port 0, read it, close. Another process may take it before Redis does; see {@link startRedis}. */
-export async function freePort(): Promise<number> {
-    return new Promise((resolve, reject) => {
-        const server = createServer();
-        server.once('error', reject);
-        server.listen(0, '127.0.0.1', () => {
-            const address = server.address();
-            server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-        });
-    });
 }
 
 /**
@@ -112,6 +103,16 @@ function handle(port: number, child: ChildProcess, dir: string): TestRedis {
             rmSync(dir, { recursive: true, force: true });
         },
     };
+}
+
+/**
+ * `INFO commandstats` as one field per command (`evalsha`, `hget`, `config|resetstat`, …): `calls`, or `usec` (time
+ * spent in it). The commands a script runs are counted too, and their time is inside the script's as well.
+ */
+export function commandStats(info: string, field: 'calls' | 'usec' = 'calls'): Map<string, number> {
+    const stats = new Map<string, number>();
+    for (const match of info.matchAll(new RegExp(`^cmdstat_([^:]+):.*\\b${field}=(\\d+)`, 'gm'))) stats.set(match[1]!, Number(match[2]));
+    return stats;
 }
 
 /** Stops the server by its own PID (never by name: other tests may run their own). */

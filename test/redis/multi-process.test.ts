@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { hashLanes } from '../../src/stat/index.js';
 import { RedisFrontierStore, crawlKeys } from '../../src/redis/index.js';
-import { redisUnavailable, startRedis } from '../helpers/redis-server.js';
+import { commandStats, redisUnavailable, startRedis } from '../helpers/redis-server.js';
 import type { TestRedis } from '../helpers/redis-server.js';
 import type { WorkerConfig, WorkerMessage } from './fixtures/frontier-worker.js';
 
@@ -45,12 +45,6 @@ async function startGraphSite(hits: Array<{ key: string; worker: string }>): Pro
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
-function commandCalls(info: string): Map<string, number> {
-    const calls = new Map<string, number>();
-    for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) calls.set(match[1]!, Number(match[2]));
-    return calls;
 }
 
 describe.skipIf(redisUnavailable !== null)('three worker processes share one Redis frontier, one killed with SIGKILL', () => {
@@ -101,7 +95,7 @@ describe.skipIf(redisUnavailable !== null)('three worker processes share one Red
 
         // The crawl starts when every worker is ready: the seed goes in.
         const store = await RedisFrontierStore.open({ redis: admin, crawlId, maxPages: BUDGET, leaseMillis: LEASE_MILLIS, maxInFlightPerHost: 4 });
-        const before = commandCalls(await admin.info('commandstats'));
+        const before = commandStats(await admin.info('commandstats'));
         const startedAt = Date.now();
         await store.enqueue([{ key: 'n0', url: `${site.url}/h0/n0`, host: 'h0', depth: 0, score: 1, payload: null }]);
         for (const child of children) child.send('start');
@@ -138,7 +132,7 @@ describe.skipIf(redisUnavailable !== null)('three worker processes share one Red
 
         await Promise.all(exits);
         const elapsedMillis = Date.now() - startedAt;
-        const after = commandCalls(await admin.info('commandstats'));
+        const after = commandStats(await admin.info('commandstats'));
 
         const status = await store.status();
         const states = await admin.hgetall(crawlKeys(crawlId).named.state);
