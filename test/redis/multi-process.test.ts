@@ -22,6 +22,8 @@ const CONCURRENCY = 4;
 /** Short, so the victim's pages come back soon; heartbeats every quarter of it keep the survivors' leases. */
 const LEASE_MILLIS = 1_000;
 const PAGE_LATENCY_MILLIS = 120;
+/** The victim's pages are slow, so that it is surely mid-fetch when it is killed, however loaded the machine. */
+const VICTIM_LATENCY_MILLIS = 1_500;
 /** The victim is killed once this many pages are charged (about a third of the budget). */
 const KILL_AT_CHARGED = 20;
 const HOSTS = 5;
@@ -41,7 +43,7 @@ async function startGraphSite(hits: Array<{ key: string; worker: string }>): Pro
         setTimeout(() => {
             response.setHeader('content-type', 'application/json');
             response.end(JSON.stringify(linksOf(Number(key.slice(1)))));
-        }, PAGE_LATENCY_MILLIS);
+        }, request.headers['x-worker-id'] === 'w1' ? VICTIM_LATENCY_MILLIS : PAGE_LATENCY_MILLIS);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
