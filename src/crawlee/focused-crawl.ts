@@ -770,7 +770,7 @@ export class FocusedCrawl {
             status = await manager.sharedStatus();
         }
         await this.learning!.sync();
-        const worker = { id: manager.workerId, pagesFetched: manager.pagesScheduled, delivered: this.deliveredHere, replayed: this.learning!.replayed };
+        const worker = { id: manager.workerId, requests: manager.pagesScheduled, delivered: this.deliveredHere, replayed: this.learning!.replayed };
         this.sharedCrawl = {
             crawlId: this.options.redis!.crawlId,
             worker,
@@ -943,6 +943,10 @@ export class FocusedCrawl {
 
     /** Replays what another worker of the shared crawl logged: its page teaches this worker's learners too. */
     private applyEvent(event: CrawlEvent): void {
+        if (event.kind === 'skipped') {
+            this.manager.addSkipCounts(event.counts);
+            return;
+        }
         if (event.url !== null && this.manager instanceof SharedRequestManager) this.manager.noteRemoteFetch(event.url, event.explored === true);
         if (event.kind === 'failure') {
             this.countFailure(event.reason, event.url ?? undefined);

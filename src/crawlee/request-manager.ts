@@ -623,6 +623,11 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         return { added: false, uniqueKey };
     }
 
+    /** Links another worker of a shared crawl skipped, by reason: the crawl's counts are every worker's. */
+    addSkipCounts(counts: Readonly<Record<string, number>>): void {
+        for (const [reason, count] of Object.entries(counts)) this.skipCounts.set(reason as FrontierSkipReason, (this.skipCounts.get(reason as FrontierSkipReason) ?? 0) + count);
+    }
+
     protected count(reason: FrontierSkipReason, url: string): void {
         this.skipCounts.set(reason, (this.skipCounts.get(reason) ?? 0) + 1);
         let samples = this.skipSamples.get(reason);

@@ -46,8 +46,17 @@ export interface FailureEvent {
     explored?: true;
 }
 
+/** Links a worker skipped since its last commit, by reason (`FOCUS_REPORT.skipped`). */
+export interface SkippedLinksEvent {
+    kind: 'skipped';
+    worker: string;
+    counts: Record<string, number>;
+    url?: undefined;
+    explored?: undefined;
+}
+
 /** What one handled request taught a shared crawl, as its worker logs it with the page's commit. */
-export type CrawlEvent = ReadPageEvent | UnreadPageEvent | FailureEvent;
+export type CrawlEvent = ReadPageEvent | UnreadPageEvent | FailureEvent | SkippedLinksEvent;
 
 export interface SharedLearningOptions {
     /** Events read per call to the store at most. @default 200 */

@@ -3,9 +3,9 @@ import type { AddRequestsBatchedOptions, Request, AddRequestsBatchedResult, Dict
 
 import { LeaseHeartbeat } from '../frontier/index.js';
 import type { FrontierLease, FrontierOffer, FrontierStatus, FrontierStore, LeaseBatch } from '../frontier/index.js';
-import { hostOf, shapeKey } from '../url/index.js';
+import { dedupKey, hostOf, shapeKey } from '../url/index.js';
 import { FocusedRequestManager } from './request-manager.js';
-import type { Discovery, FetchedEntry, FocusedRequestManagerOptions, FrontierEntry, StallState } from './request-manager.js';
+import type { Discovery, FetchedEntry, FocusedRequestManagerOptions, FrontierEntry, FrontierSkipReason, StallState } from './request-manager.js';
 
 type OperationInfo = Awaited<ReturnType<IRequestManager['addRequest']>>;
 
@@ -99,6 +99,9 @@ export class SharedRequestManager extends FocusedRequestManager {
     private rescoring: Promise<void> | null = null;
     /** Keys leased as exploration picks and not yet handed to Crawlee. */
     private readonly explorationKeys = new Set<string>();
+    /** This worker's own skip counts, and what of them the log has (see {@link skipDelta}). */
+    private readonly ownSkips = new Map<string, number>();
+    private readonly loggedSkips = new Map<string, number>();
 
     constructor(options: SharedRequestManagerOptions) {
         super(options);
@@ -242,8 +245,55 @@ export class SharedRequestManager extends FocusedRequestManager {
         return best?.key ?? null;
     }
 
-    /** Another worker fetched the URL: its section is open, and an exploration it made counts for the crawl. */
+    /**
+     * Rewrite rules learned after a URL was queued apply when it is leased, as in one process. The leased spelling is
+     * dropped unfetched (its charge goes back to the budget) and its canonical spelling offered to the store in its
+     * place, where it is queued unless some worker knows it already. Only when the frontier has no room for it is the
+     * page fetched under this lease, in its canonical spelling.
+     */
+    private async droppedAsKnownSpelling(lease: FrontierLease<FetchedEntry>): Promise<boolean> {
+        const entry = lease.payload;
+        const canonical = this.trapLearner.rewrite(entry.url);
+        if (canonical === entry.url) return false;
+        const key = dedupKey(canonical);
+        const replacement: FetchedEntry = { ...entry, url: canonical, uniqueKey: key };
+        const [outcome] = this.known.has(key) ? ['duplicate'] : (await this.store.enqueue([{ ...lease, key, url: canonical, payload: replacement }])).outcomes;
+        if (outcome === 'rejected') {
+            lease.payload = replacement;
+            this.known.add(key);
+            return false;
+        }
+        this.known.add(key);
+        this.heartbeat.delete(lease);
+        this.count('duplicate-spelling', entry.url);
+        await this.store.commit(lease, 'dropped', this.withSkips([]));
+        return true;
+    }
+
+    protected override count(reason: FrontierSkipReason, url: string): void {
+        super.count(reason, url);
+        this.ownSkips.set(reason, (this.ownSkips.get(reason) ?? 0) + 1);
+    }
+
+    /**
+     * A commit's events, with the links this worker skipped since its last commit (by reason) when there are any: the
+     * other workers add them to their counts, so every report counts the whole crawl's skips. A commit that turns out
+     * stale loses its delta; it goes with this worker's next commit only if that one is sent before.
+     */
+    private withSkips(events: unknown[]): unknown[] {
+        const counts: Record<string, number> = {};
+        for (const [reason, count] of this.ownSkips) {
+            const delta = count - (this.loggedSkips.get(reason) ?? 0);
+            if (delta > 0) counts[reason] = delta;
+            this.loggedSkips.set(reason, count);
+        }
+        return Object.keys(counts).length === 0 ? events : [...events, { kind: 'skipped', worker: this.workerId, counts }];
+    }
+
+    /** Another worker fetched the URL: it is known, its section is open, and an exploration it made counts for the crawl. */
     noteRemoteFetch(url: string, explored: boolean): void {
+        const key = safeDedupKey(url);
+        if (key !== null) this.known.add(key);
         this.noteSectionOpened(url);
         if (explored) this.explorations++;
     }
@@ -258,7 +308,9 @@ export class SharedRequestManager extends FocusedRequestManager {
 
     override async fetchNextRequest<T extends Dictionary = Dictionary>(): Promise<Request<T> | null> {
         if (this.halted) return null;
-        const lease = this.ready.shift() ?? (await this.leaseOne());
+        let lease: FrontierLease<FetchedEntry> | undefined;
+        do lease = this.ready.shift() ?? (await this.leaseOne());
+        while (lease && (await this.droppedAsKnownSpelling(lease)));
         if (!lease) return null;
         const entry: FetchedEntry = lease.payload;
         const request = this.toRequest(entry);
@@ -320,7 +372,7 @@ export class SharedRequestManager extends FocusedRequestManager {
         if (!held) return 'stale';
         if (held.settled) return held.settled;
         this.heartbeat.delete(held.lease);
-        held.settled = await this.store.commit(held.lease, 'done', held.events);
+        held.settled = await this.store.commit(held.lease, 'done', this.withSkips(held.events));
         if (held.lost && held.settled === 'ok') held.settled = 'stale'; // cannot happen with a fenced store; never deliver a lost page
         return held.settled;
     }
@@ -333,7 +385,7 @@ export class SharedRequestManager extends FocusedRequestManager {
             this.held.delete(id);
             this.heartbeat.delete(held.lease);
             // Not settled by the page hook: Crawlee gave up on it (retries used up, or not retryable).
-            if (held.settled === null) await this.store.commit(held.lease, request.errorMessages.length > 0 ? 'failed' : 'done', held.events);
+            if (held.settled === null) await this.store.commit(held.lease, request.errorMessages.length > 0 ? 'failed' : 'done', this.withSkips(held.events));
         }
         const uniqueKey = held?.entry.uniqueKey ?? request.uniqueKey;
         const wasAlreadyHandled = this.handled.has(uniqueKey);
@@ -479,6 +531,14 @@ export class SharedRequestManager extends FocusedRequestManager {
 
     override getPendingCount(): number {
         return this.held.size + this.frontierSize();
+    }
+}
+
+function safeDedupKey(url: string): string | null {
+    try {
+        return dedupKey(url);
+    } catch {
+        return null;
     }
 }
 

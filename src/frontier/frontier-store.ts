@@ -84,7 +84,12 @@ export interface LeaseBatch<P = unknown> {
     stopReason: string | null;
 }
 
-export type CommitOutcome = 'done' | 'failed';
+/**
+ * How a lease ended: the page was fetched (`done`), failed for good (`failed`), or was not fetched after all
+ * (`dropped`: found, once leased, to be another spelling of a known page). A dropped URL stays known, and its charge
+ * goes back to the budget if this was its first lease (an earlier holder may have fetched it).
+ */
+export type CommitOutcome = 'done' | 'failed' | 'dropped';
 
 /**
  * One entry of the crawl's event log: what one handled page taught the crawl (its text statistics, relevance,
@@ -130,6 +135,8 @@ export interface FrontierCounters {
     retried: number;
     /** Commits and retries from a worker whose lease had been reclaimed: pages that were fetched twice. */
     stale: number;
+    /** Leases ended without a fetch (`commit(…, 'dropped')`). */
+    dropped: number;
 }
 
 export interface FrontierStatus extends FrontierCounters {
@@ -317,4 +324,5 @@ export const ZERO_COUNTERS: Readonly<FrontierCounters> = Object.freeze({
     reclaimed: 0,
     retried: 0,
     stale: 0,
+    dropped: 0,
 });

@@ -28,7 +28,7 @@ export interface MemoryFrontierStoreOptions extends FrontierStoreOptions {
     now?: () => number;
 }
 
-type UrlState = 'fresh' | 'requeued' | 'leased' | 'done' | 'failed';
+type UrlState = 'fresh' | 'requeued' | 'leased' | 'done' | 'failed' | 'dropped';
 
 interface HeldLease<P> {
     offer: FrontierOffer<P>;
@@ -59,6 +59,8 @@ export class InProcessFrontier<P = unknown> {
     private readonly inFlightPerHost = new Map<string, number>();
     private readonly nextAllowedAt = new Map<string, number>();
     private readonly hostDelay = new Map<string, number>();
+    /** URLs queued again after a lease (a retry, a reclaim): a later holder may not give their charge back. */
+    private readonly leasedAgain = new Set<string>();
     /** The event log; an event's id is its position, from 1. */
     private readonly events: unknown[] = [];
     private report: unknown = null;
@@ -307,11 +309,14 @@ export class InProcessFrontier<P = unknown> {
     /** Back in the queue with its charge: served before fresh URLs, never evicted. */
     private requeue(held: HeldLease<P>): void {
         const { offer } = held;
+        this.leasedAgain.add(offer.key);
         this.requeued.offer(offer.key, offer.url, offer.depth, held.score, offer, Infinity);
         this.states.set(offer.key, 'requeued');
     }
 
     private finish(key: string, outcome: CommitOutcome): void {
+        if (outcome === 'dropped' && !this.leasedAgain.has(key)) this.counters.charged--;
+        this.leasedAgain.delete(key);
         this.states.set(key, outcome);
         this.attempts.delete(key);
         this.counters[outcome]++;

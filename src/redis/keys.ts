@@ -9,7 +9,7 @@ export const FRONTIER_KEY_NAMES = [
     'fresh',
     /** ZSET of URLs queued again after a retry or an expired lease (charged already). */
     'requeued',
-    /** HASH dedup key → state: q fresh, r requeued, l leased, d done, f failed. The dedup set. */
+    /** HASH dedup key → state: q fresh, r requeued, l leased, d done, f failed, x dropped. The dedup set. */
     'state',
     /** HASH dedup key → JSON {url, depth, payload}, while not done or failed. */
     'entry',
@@ -39,6 +39,8 @@ export const FRONTIER_KEY_NAMES = [
     'tokenSeq',
     /** STREAM: the event log, one entry (field `e`, JSON) per event committed with a page. */
     'events',
+    /** SET of keys queued again after a lease (retried or reclaimed), until they are done, failed or dropped. */
+    'leasedAgain',
 ] as const;
 
 export type FrontierKeyName = (typeof FRONTIER_KEY_NAMES)[number];

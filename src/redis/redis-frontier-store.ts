@@ -209,7 +209,7 @@ export class RedisFrontierStore<P = unknown> implements FrontierStore<P> {
     }
 
     async commit(lease: LeaseRef, outcome: CommitOutcome, events: ReadonlyArray<unknown> = []): Promise<CommitResult> {
-        if (outcome !== 'done' && outcome !== 'failed') throw new TypeError(`commit() outcome must be 'done' or 'failed', got ${String(outcome)}`);
+        if (outcome !== 'done' && outcome !== 'failed' && outcome !== 'dropped') throw new TypeError(`commit() outcome must be 'done', 'failed' or 'dropped', got ${String(outcome)}`);
         return (await this.run('cfCommit', [lease.key, String(lease.token), outcome, ...events.map((event) => JSON.stringify(event))])) as CommitResult;
     }
 

@@ -40,14 +40,19 @@ end
 
 -- Back in the queue with its charge, at the score it was leased with.
 local function requeue(key)
+  redis.call('SADD', K_leasedAgain, key)
   redis.call('HSET', K_state, key, 'r')
   redis.call('ZADD', K_requeued, redis.call('HGET', K_score, key), key)
 end
 
 -- The URL stays in the dedup set; what was kept to hand it out again goes.
+local STATE_OF = { done = 'd', failed = 'f', dropped = 'x' }
+
 local function finish(key, outcome)
-  redis.call('HSET', K_state, key, outcome == 'done' and 'd' or 'f')
+  redis.call('HSET', K_state, key, STATE_OF[outcome])
   redis.call('HINCRBY', K_counters, outcome, 1)
+  -- a URL dropped unfetched on its first lease gives its charge back; an earlier holder may have fetched it
+  if redis.call('SREM', K_leasedAgain, key) == 0 and outcome == 'dropped' then redis.call('HINCRBY', K_counters, 'charged', -1) end
   redis.call('HDEL', K_entry, key)
   redis.call('HDEL', K_host, key)
   redis.call('HDEL', K_score, key)
@@ -240,7 +245,7 @@ end
 return deadlines
 `;
 
-/** ARGV: key, token, 'done' | 'failed', then one JSON string per event to log. Returns 'ok' or 'stale'. */
+/** ARGV: key, token, 'done' | 'failed' | 'dropped', then one JSON string per event to log. Returns 'ok' or 'stale'. */
 const COMMIT = `
 local key, token = ARGV[1], ARGV[2]
 if fenced_out(key, token) then return 'stale' end

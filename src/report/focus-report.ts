@@ -93,8 +93,8 @@ export interface FocusReport {
 export interface SharedWorkerSummary {
     /** Its name in the store's leases. */
     id: string;
-    /** Pages it fetched. */
-    pagesFetched: number;
+    /** Requests it took, retries included (the crawl's pages are `charged`). */
+    requests: number;
     /** Pages it delivered to its own dataset. */
     delivered: number;
     /** Pages of other workers its learners replayed from the crawl's log. */
@@ -167,7 +167,7 @@ export function formatReport(report: FocusReport): string {
         lines.push(
             `  shared crawl "${shared.crawlId}" (all workers): ${shared.charged}/${shared.budget ?? '∞'} pages charged, ${shared.done} done, ${shared.failed} failed, ` +
                 `${shared.reclaimed} reclaimed from dead workers, ${shared.stale} stale; the figures above are the whole crawl's`,
-            `  this worker (${shared.worker.id}): ${shared.worker.pagesFetched} pages fetched, ${shared.worker.delivered} delivered to its dataset, ` +
+            `  this worker (${shared.worker.id}): ${shared.worker.requests} requests, ${shared.worker.delivered} delivered to its dataset, ` +
                 `${shared.worker.replayed} pages of other workers learned from`,
         );
     }

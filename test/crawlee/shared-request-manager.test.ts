@@ -51,6 +51,42 @@ describe('SharedRequestManager', () => {
         expect((await store.status()).charged).toBe(4);
     });
 
+    it('drops a leased spelling of a page known already, once a rewrite rule says so, and gives its charge back', async () => {
+        const store = new MemoryFrontierStore<FetchedEntry>({ maxPages: 10 });
+        const [a, b] = workers(store, 2);
+        await a!.addRequestsBatched([SEED]);
+        const seed = await a!.fetchNextRequest();
+        a!.offerLinks(
+            [
+                { url: 'https://www.e.edu/visa?print=1', anchor: 'Student visa (print)' },
+                { url: 'https://www.e.edu/visa', anchor: 'Student visa' },
+                { url: 'https://www.e.edu/fees?print=1', anchor: 'Fees (print)' },
+            ],
+            parent,
+        );
+        await a!.flushOffers();
+        await a!.settle(seed!);
+        await a!.markRequestHandled(seed!);
+        // Meanwhile the crawl learned that print=1 is another spelling (in a shared crawl, from the log).
+        for (const learner of [a!.trapLearner, b!.trapLearner]) {
+            for (const page of ['x', 'y']) {
+                learner.observe(`https://www.e.edu/${page}`, `Page ${page}`);
+                learner.observe(`https://www.e.edu/${page}?print=1`, `Page ${page}`);
+            }
+        }
+        const taken: string[] = [];
+        for (let request = await b!.fetchNextRequest(); request; request = await b!.fetchNextRequest()) {
+            taken.push(request.url);
+            await b!.settle(request);
+            await b!.markRequestHandled(request);
+        }
+        // The visa page once, though b never saw the spelling a queued; the fees page under its canonical spelling,
+        // queued in the store in place of the one dropped. Dropped leases cost no budget.
+        expect(taken.sort()).toEqual(['https://www.e.edu/fees', 'https://www.e.edu/visa']);
+        expect(b!.skippedCounts()['duplicate-spelling']).toBe(2);
+        expect(await store.status()).toMatchObject({ charged: 3, dropped: 2, done: 3 });
+    });
+
     it('a retry goes back to the store for any worker, and a stop in one worker is every worker\'s', async () => {
         const store = new MemoryFrontierStore<FetchedEntry>({ maxPages: 10 });
         const [a, b] = workers(store, 2);

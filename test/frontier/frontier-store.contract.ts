@@ -328,6 +328,25 @@ export function frontierStoreContract(name: string, newCrawl: ContractCrawlFacto
             expect((await store!.lease('w1', 1, ['busy', 'top'])).leases.map((l) => l.key)).toEqual(['retry']);
         });
 
+        it('drops a leased URL unfetched: it stays known, and its charge comes back only on its first lease', async () => {
+            const [one, two] = await crawl({ leaseMillis: 300, maxPages: 2 }, 2);
+            await one!.enqueue([offer('spelling', 3), offer('page', 2)]);
+            const [spelling] = (await one!.lease('one', 1)).leases;
+            expect(await one!.commit(spelling!, 'dropped')).toBe('ok');
+            expect(await one!.status()).toMatchObject({ charged: 0, dropped: 1, done: 0 });
+            expect((await one!.enqueue([offer('spelling', 5), offer('third', 1)])).outcomes).toEqual(['duplicate', 'queued']);
+            // Reclaimed from a worker that may have fetched it: the charge stays.
+            const [slow] = (await one!.lease('slow', 1)).leases;
+            await sleep(450);
+            const [again] = (await two!.lease('fast', 1)).leases;
+            expect(again!.key).toBe(slow!.key);
+            expect(await two!.commit(again!, 'dropped')).toBe('ok');
+            expect(await two!.status()).toMatchObject({ charged: 1, dropped: 2 });
+            // The budget given back is spent on another page.
+            expect((await two!.lease('fast', 5)).leases.map((l) => l.key)).toEqual(['third']);
+            expect(await two!.status()).toMatchObject({ charged: 2 });
+        });
+
         it('lists the queued scores best first, requeued ones too, and keeps the first final report', async () => {
             const [one, two] = await crawl({}, 2);
             await one!.enqueue([offer('a', 0.5), offer('b', 2), offer('c', 0.125), offer('d', 1)]);

@@ -43,7 +43,7 @@ describe.skipIf(redisUnavailable !== null)('the adaptive stop of a shared crawl'
         expect(first.sharedCrawl!.charged).toBeLessThan(200);
         const late = await (await worker('adaptive')).run();
         expect(late.stopReason).toBe(first.stopReason);
-        expect(late.sharedCrawl!.worker).toMatchObject({ pagesFetched: 0, delivered: 0 });
+        expect(late.sharedCrawl!.worker).toMatchObject({ requests: 0, delivered: 0 });
         expect(late.sharedCrawl).toMatchObject({ charged: first.sharedCrawl!.charged, leased: 0 });
         expect(crawlPart(late)).toEqual(crawlPart(first));
     }, 120_000);
@@ -54,10 +54,10 @@ describe.skipIf(redisUnavailable !== null)('the adaptive stop of a shared crawl'
         const [one, two] = reports as [FocusReport, FocusReport];
         // Each worker fetched part of the crawl, and replayed the other's pages from the crawl's log.
         for (const report of reports) {
-            expect(report.sharedCrawl!.worker.pagesFetched).toBeGreaterThan(5);
+            expect(report.sharedCrawl!.worker.requests).toBeGreaterThan(5);
             expect(report.sharedCrawl!.worker.replayed).toBeGreaterThan(5);
         }
-        expect(one.sharedCrawl!.worker.pagesFetched + two.sharedCrawl!.worker.pagesFetched).toBe(one.sharedCrawl!.charged);
+        expect(one.sharedCrawl!.worker.requests + two.sharedCrawl!.worker.requests).toBe(one.sharedCrawl!.charged);
         // One stop and one report. (The rule usually fires after about 130 of the site's 137 pages, as with one worker
         // over Redis; which pages finish first decides whether the site runs out just before.)
         expect(['coverage_reached', 'saturated', 'exhausted']).toContain(one.stopReason);
@@ -67,6 +67,9 @@ describe.skipIf(redisUnavailable !== null)('the adaptive stop of a shared crawl'
         expect(own[0]!.pagesProcessed).toBe(own[1]!.pagesProcessed);
         expect(own[0]!.relevantPages).toBe(own[1]!.relevantPages);
         expect(own[0]!.pagesProcessed).toBe(one.pagesProcessed);
+        // Links skipped by reason: each worker's counts travel with its commits, so every worker counts the crawl's.
+        expect(own[0]!.skipped).toEqual(own[1]!.skipped);
+        expect(one.skipped['duplicate-url']).toBeGreaterThan(0);
         // Exploration, as in one process: every tenth page of each worker goes into a section no worker had opened.
         expect(one.exploration.pages).toBeGreaterThan(0);
         expect(own[0]!.exploration).toEqual(own[1]!.exploration);

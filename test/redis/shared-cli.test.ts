@@ -45,7 +45,7 @@ describe.skipIf(redisUnavailable !== null)('crawlee-focus crawl --redis … --cr
         // The whole crawl's report, as the worker wrote it.
         expect(text).toContain('crawlee-focus: "');
         expect(text).toContain('stopped: limit_reached');
-        expect(text).toContain(`this worker (${printed.sharedCrawl!.worker.id}): 12 pages fetched`);
+        expect(text).toContain(`this worker (${printed.sharedCrawl!.worker.id}): 12 requests`);
         expect(await main(['status', ...shared, '--json'])).toBe(0);
         const status = JSON.parse(out.at(-1)!);
         expect(status).toMatchObject({ crawlId: 'cli-crawl', charged: 12, budget: 12, done: 12, leased: 0, stale: 0, stopReason: null, finishReason: 'limit_reached' });
