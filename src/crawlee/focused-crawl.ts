@@ -510,19 +510,22 @@ export class FocusedCrawl {
     /** Counts a request that failed for good; pass it as (or call it from) `failedRequestHandler`. */
     failedRequestHandler() {
         return async ({ request }: { request: Request }, error: Error): Promise<void> => {
-            if (this.tracksSending && request.userData.__focusSent !== true) {
+            const sent = !this.tracksSending || request.userData.__focusSent === true;
+            if (!sent) {
                 // No attempt ever left the crawler (Chromium could not open a page on a loaded machine): the site
                 // was not asked, so the page does not use up the budget, and it says nothing of the site.
                 this.manager.refund(request);
-                this.countFailure('not-sent');
-                return;
+                this.countFailure('not-sent', undefined, request);
+            } else {
+                this.countFailure(error instanceof DocumentFetchError ? error.reason : failureReason(error, request.errorMessages), request.url, request);
+                // A page that failed for good was fetched all the same: it counts on the harvest curve of a shared crawl.
+                if (this.learning) {
+                    this.logEvent(request, { kind: 'unread', url: request.url });
+                    this.crawlPagesHandled += 1;
+                }
             }
-            this.countFailure(error instanceof DocumentFetchError ? error.reason : failureReason(error, request.errorMessages), request.url, request);
-            // A page that failed for good was fetched all the same: it counts on the harvest curve of a shared crawl.
-            if (this.learning) {
-                this.logEvent(request, { kind: 'unread', url: request.url });
-                this.crawlPagesHandled += 1;
-            }
+            // Crawlee marked it handled before calling this handler; a shared crawl commits it now, with the failure.
+            if (this.manager instanceof SharedRequestManager) await this.manager.settleFailed(request, sent);
         };
     }
 

@@ -19,6 +19,9 @@ export interface SharedRequestManagerOptions extends FocusedRequestManagerOption
 /** Pages handled between two reads of the store's counters and queued scores. */
 const STATUS_EVERY_PAGES = 10;
 
+/** How long a failed request waits for the failed-request handler to settle it before it is committed anyway. */
+const FAILED_SETTLE_GRACE_MILLIS = 5_000;
+
 /** Pages handled by a worker between two re-scorings of the shared queue at most. */
 const RESCORE_EVERY_PAGES = 5;
 
@@ -70,9 +73,11 @@ interface HeldLease {
  *
  * - Every tenth lease is an exploration pick, as in one process ({@link explorationPick}).
  *
+ * - A request that failed for good is committed by {@link settleFailed}, after the failed-request handler logged why;
+ *   one never sent is `dropped`, its charge back to the budget.
+ *
  * Per worker still (known limitations): the reserve of dropped links (never refilled here), cluster caps and the
- * breadth-first mode's per-host round robin (a breadth-first crawl is ordered by depth), and budget refunds of pages
- * never sent.
+ * breadth-first mode's per-host round robin (a breadth-first crawl is ordered by depth).
  */
 export class SharedRequestManager extends FocusedRequestManager {
     readonly store: FrontierStore<FetchedEntry>;
@@ -97,6 +102,8 @@ export class SharedRequestManager extends FocusedRequestManager {
     /** Pages handled here when the store's queue was last re-scored; -1 before. */
     private rescoredAt = -1;
     private rescoring: Promise<void> | null = null;
+    /** Requests that failed for good, until the failed-request handler has logged why ({@link settleFailed}). */
+    private readonly failing = new Map<string, { held: HeldLease; since: number }>();
     /** Keys leased as exploration picks and not yet handed to Crawlee. */
     private readonly explorationKeys = new Set<string>();
     /** This worker's own skip counts, and what of them the log has (see {@link skipDelta}). */
@@ -335,7 +342,8 @@ export class SharedRequestManager extends FocusedRequestManager {
 
     override async isFinished(): Promise<boolean> {
         if (this.halted) return this.held.size === 0;
-        if (this.held.size > 0 || this.ready.length > 0 || this.offers.length > 0 || this.flushing > 0) return false;
+        await this.settleForgottenFailures();
+        if (this.held.size > 0 || this.failing.size > 0 || this.ready.length > 0 || this.offers.length > 0 || this.flushing > 0) return false;
         if (this.robots?.hasPendingWork) return false;
         const status = await this.refreshStatus();
         return status.isFinished;
@@ -361,7 +369,7 @@ export class SharedRequestManager extends FocusedRequestManager {
      * log with the page's commit, so it counts once, and not at all if another worker owns the page by then.
      */
     logEvent(request: Request, event: Record<string, unknown>): void {
-        const held = this.held.get(request.id!);
+        const held = this.held.get(request.id!) ?? this.failing.get(request.id!)?.held;
         // The page's exploration is logged once, with its first event.
         if (held) held.events.push(held.explored && held.events.length === 0 ? { ...event, explored: true } : event);
     }
@@ -384,9 +392,12 @@ export class SharedRequestManager extends FocusedRequestManager {
         if (held) {
             this.held.delete(id);
             this.heartbeat.delete(held.lease);
-            // Not settled by the page hook: Crawlee gave up on it (retries used up, or not retryable).
-            if (held.settled === null) await this.store.commit(held.lease, request.errorMessages.length > 0 ? 'failed' : 'done', this.withSkips(held.events));
+            // Not settled by the page hook: Crawlee gave up on it (retries used up, or not retryable). Crawlee calls the
+            // failed-request handler next, which logs the failure: the commit waits for it (see settleFailed).
+            if (held.settled === null && request.errorMessages.length > 0) this.failing.set(id, { held, since: Date.now() });
+            else if (held.settled === null) await this.store.commit(held.lease, 'done', this.withSkips(held.events));
         }
+        await this.settleForgottenFailures();
         const uniqueKey = held?.entry.uniqueKey ?? request.uniqueKey;
         const wasAlreadyHandled = this.handled.has(uniqueKey);
         this.handled.add(uniqueKey);
@@ -396,6 +407,26 @@ export class SharedRequestManager extends FocusedRequestManager {
         if (this.handled.size % STATUS_EVERY_PAGES === 0) void this.refreshStatus(true).catch(() => undefined);
         this.rescoreIfDue();
         return { requestId: id, uniqueKey, wasAlreadyPresent: true, wasAlreadyHandled, forefront: false } as OperationInfo;
+    }
+
+    /**
+     * Commits a request that failed for good, with the failure the failed-request handler logged: `failed`, or
+     * `dropped` (its charge back to the budget) when no attempt of it was ever sent.
+     */
+    async settleFailed(request: Request, sent: boolean): Promise<void> {
+        const failing = this.failing.get(request.id!);
+        if (!failing) return;
+        this.failing.delete(request.id!);
+        await this.store.commit(failing.held.lease, sent ? 'failed' : 'dropped', this.withSkips(failing.held.events));
+    }
+
+    /** Failed requests whose failed-request handler never settled them (a crawler built without it): committed as failed. */
+    private async settleForgottenFailures(now = Date.now()): Promise<void> {
+        for (const [id, { held, since }] of this.failing) {
+            if (now - since < FAILED_SETTLE_GRACE_MILLIS) continue;
+            this.failing.delete(id);
+            await this.store.commit(held.lease, 'failed', this.withSkips(held.events));
+        }
     }
 
     /** A retry goes back to the store (served before fresh URLs, by any worker), its charge kept. */
@@ -469,6 +500,7 @@ export class SharedRequestManager extends FocusedRequestManager {
     /** Stops the heartbeat and closes the store's connection; the shared state stays in the store. */
     override async close(): Promise<void> {
         await this.rescoring;
+        await this.settleForgottenFailures(Infinity);
         // A URL leased for a slot Crawlee never filled (it was stopping): given back now, so that the other workers
         // need not wait for the lease to expire. It keeps its charge and is served first.
         for (const lease of this.ready.splice(0)) await this.store.retry(lease).catch(() => undefined);

@@ -2,7 +2,7 @@
 // two workers, share one frontier, one dedup set, one budget and one stop.
 import { describe, expect, it } from 'vitest';
 
-import { Focus, MemoryFrontierStore, SharedRequestManager } from '../../src/index.js';
+import { Focus, LOG_START, MemoryFrontierStore, SharedRequestManager } from '../../src/index.js';
 import type { FetchedEntry } from '../../src/index.js';
 
 const SEED = 'https://www.e.edu/';
@@ -85,6 +85,23 @@ describe('SharedRequestManager', () => {
         expect(taken.sort()).toEqual(['https://www.e.edu/fees', 'https://www.e.edu/visa']);
         expect(b!.skippedCounts()['duplicate-spelling']).toBe(2);
         expect(await store.status()).toMatchObject({ charged: 3, dropped: 2, done: 3 });
+    });
+
+    it('commits a request that failed for good once its failure is logged, and gives back the charge of one never sent', async () => {
+        const store = new MemoryFrontierStore<FetchedEntry>({ maxPages: 10 });
+        const [a] = workers(store, 1);
+        await a!.addRequestsBatched([SEED, 'https://www.e.edu/never-sent']);
+        for (const sent of [true, false]) {
+            const request = (await a!.fetchNextRequest())!;
+            request.errorMessages.push('HTTP 503');
+            await a!.markRequestHandled(request); // as Crawlee does, before its failedRequestHandler
+            expect(await a!.isFinished()).toBe(false); // not committed yet: the failure is still to be logged
+            a!.logEvent(request, { kind: 'failure', worker: 'w0', reason: sent ? 'http-503' : 'not-sent', url: request.url });
+            await a!.settleFailed(request, sent);
+        }
+        expect((await store.readEvents(LOG_START, 10)).map(({ event }) => (event as { reason: string }).reason)).toEqual(['http-503', 'not-sent']);
+        expect(await store.status()).toMatchObject({ charged: 1, failed: 1, dropped: 1, isFinished: true });
+        expect(await a!.isFinished()).toBe(true);
     });
 
     it('a retry goes back to the store for any worker, and a stop in one worker is every worker\'s', async () => {
