@@ -87,7 +87,7 @@ export class SharedLearning {
         if (!(this.#batch >= 1) || !Number.isInteger(this.#batch)) throw new RangeError(`batch must be an integer ≥ 1, got ${this.#batch}`);
     }
 
-    /** Events of other workers replayed so far. */
+    /** Pages (read or not) of other workers replayed so far. */
     get replayed(): number {
         return this.#replayed;
     }
@@ -110,7 +110,7 @@ export class SharedLearning {
                 const crawlEvent = event as CrawlEvent;
                 if (crawlEvent.worker === this.#workerId) continue;
                 this.#apply(crawlEvent);
-                this.#replayed += 1;
+                if (crawlEvent.kind === 'page' || crawlEvent.kind === 'unread') this.#replayed += 1;
             }
             read += entries.length;
             if (entries.length < this.#batch) return read;
