@@ -83,6 +83,15 @@ export function crawlerAcceptsRequestManager(): boolean {
     return shape !== undefined && 'requestManager' in shape;
 }
 
+/** The page of a pre-navigation hook's context; none in AdaptivePlaywrightCrawler's plain-HTTP runs, whose `page` throws. */
+function browserPageOfHook(context: object): Page | undefined {
+    try {
+        return (context as { page?: Page }).page;
+    } catch {
+        return undefined;
+    }
+}
+
 /** One call for the common case: a Crawlee crawler of the chosen kind with the focused frontier and page hook. */
 export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions): Promise<FocusedCrawler> {
     const mode = options.mode ?? 'browser';
@@ -113,6 +122,14 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
         ...(options.minConcurrency ? { minConcurrency: options.minConcurrency } : {}),
         ...(proxyConfiguration ? { proxyConfiguration } : {}),
     };
+    // Counts the page's in-scope data requests, so the page hook reads the lists scripts build from them.
+    const settleHook = async (context: object, gotoOptions?: { waitUntil?: string }) => {
+        const page = browserPageOfHook(context);
+        if (!page) return;
+        trackDataRequests(page, (url) => focus.manager.isInScope(url));
+        // The page hook waits for a quiet DOM itself; 'load' would add a wait for every image.
+        if (gotoOptions) gotoOptions.waitUntil = 'domcontentloaded';
+    };
     const browserArgs = [...CHROMIUM_ARGS, ...(options.ignoreHttpsErrors ? ['--ignore-certificate-errors'] : []), ...(options.browser?.args ?? [])];
     const browserOptions = {
         launchContext: {
@@ -124,14 +141,7 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
             userAgent,
         },
         browserPoolOptions: { useFingerprints: false },
-        preNavigationHooks: [
-            focus.scopeGuardHook(),
-            async ({ page }: { page: Page }, gotoOptions?: { waitUntil?: string }) => {
-                trackDataRequests(page, (url) => focus.manager.isInScope(url));
-                // The page hook waits for a quiet DOM itself; 'load' would add a wait for every image.
-                if (gotoOptions) gotoOptions.waitUntil = 'domcontentloaded';
-            },
-        ],
+        preNavigationHooks: [focus.scopeGuardHook(), settleHook],
     };
     const passThrough = options.crawlerOptions ?? {};
     let crawler: BasicCrawler;
@@ -164,6 +174,9 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
             {
                 ...common,
                 ...adaptiveBrowserOptions,
+                // The browser runs must count data requests too, or a list built from a slow fetch is read unbuilt and
+                // the detection finds it "static" (acl2020: recall 0.00). The hook skips the plain-HTTP runs.
+                preNavigationHooks: [settleHook],
                 ...(options.ignoreHttpsErrors ? { httpClient: new InsecureHttpClient() } : {}),
                 // Static or not is judged on the links and text the focused crawl reads, not on dataset items, and an
                 // app shell fetched over plain HTTP is rendered in the browser (see src/crawlee/rendering.ts).
