@@ -3,7 +3,6 @@ import type { CrawlingContext } from 'crawlee';
 import type { Page } from 'playwright';
 
 import { InsecureHttpClient, ProxiedAdaptivePlaywrightCrawler } from './adaptive-crawler.js';
-import { TemplateRenderingPredictor } from './rendering-predictor.js';
 import { CHROMIUM_ARGS, chromiumExecutable, trackDataRequests } from './browser.js';
 import { DOCUMENT_MIME_TYPES } from '../extract/documents/index.js';
 import { FocusedCrawl } from './focused-crawl.js';
@@ -182,7 +181,7 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
                 // app shell fetched over plain HTTP is rendered in the browser (see src/crawlee/rendering.ts).
                 resultComparator: focus.renderings.comparator(),
                 // Renders what its neighbourhood has not shown to be static (src/crawlee/rendering-predictor.ts).
-                renderingTypePredictor: new TemplateRenderingPredictor(),
+                renderingTypePredictor: focus.renderings.predictor,
                 resultChecker: focus.renderings.checker(),
                 ...passThrough,
             } as never,

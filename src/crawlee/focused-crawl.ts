@@ -498,7 +498,8 @@ export class FocusedCrawl {
 
     /**
      * The same page hook as a router middleware: `router.use(focus.middleware())`. Unlike {@link handler}, it cannot
-     * keep the route handler from running on a plain-HTTP app shell that AdaptivePlaywrightCrawler renders next;
+     * keep the route handler from running on a plain-HTTP page that AdaptivePlaywrightCrawler renders next (an app
+     * shell, a thin page);
      * `pageFocus` is undefined there, and Crawlee discards that run's results.
      */
     middleware<Context extends CrawlingContext>() {
@@ -839,7 +840,7 @@ export class FocusedCrawl {
 
     /**
      * The page hook. False when this run of the handler is one AdaptivePlaywrightCrawler will throw away (a plain-HTTP
-     * fetch of an app shell, rendered in the browser next): the user's handler is then not run either.
+     * fetch of an app shell or a thin page, rendered in the browser next): the user's handler is then not run either.
      */
     private async processPage(context: CrawlingContext): Promise<boolean> {
         if (this.renderings.isDetectionRerun(context)) {
@@ -874,7 +875,7 @@ export class FocusedCrawl {
         }
         const read = await this.readPage(context);
         if (read === null) return unread();
-        if (read === 'app-shell') return false;
+        if (read === 'needs-browser') return false;
         const { page, documentKind } = read;
         const url = request.loadedUrl ?? request.url;
         const scoringStarted = performance.now();
@@ -997,9 +998,9 @@ export class FocusedCrawl {
     /**
      * The page a handled request holds: HTML read and extracted, or a document fetched and converted. Null when there
      * is nothing to score (an error status, binary data, a document that cannot be read: the failure is counted);
-     * `'app-shell'` for AdaptivePlaywrightCrawler's plain-HTTP run of a page that must be rendered.
+     * `'needs-browser'` for AdaptivePlaywrightCrawler's plain-HTTP run of a page that must be rendered.
      */
-    private async readPage(context: CrawlingContext): Promise<{ page: PageData; documentKind: DocumentKind | null } | 'app-shell' | null> {
+    private async readPage(context: CrawlingContext): Promise<{ page: PageData; documentKind: DocumentKind | null } | 'needs-browser' | null> {
         const { request } = context;
         if (request.userData.__focusDocument === true) {
             request.userData.__focusNavigated = true;
@@ -1027,7 +1028,7 @@ export class FocusedCrawl {
             return null;
         }
         const page = await this.clock.time('extract', () => extractPage(html, url(), { maxHtmlChars: this.maxHtmlChars }));
-        if (this.renderings.rejectsAsShell(context, html, page)) return 'app-shell';
+        if (this.renderings.refusesPlainHttp(context, html, page)) return 'needs-browser';
         if (page.truncated) {
             this.countFailure('truncated', undefined, request);
             context.log.warning(`crawlee-focus: ${url()} has ${html.length} characters of HTML; only the first ${this.maxHtmlChars} are read (option maxHtmlChars).`);

@@ -39,19 +39,26 @@ interface Tally {
 type Level = 'template' | 'directory' | 'host';
 const LEVELS: readonly Level[] = ['template', 'directory', 'host'];
 
-function keysOf(url: string): Record<Level, string> | null {
+/** The URL's neighbourhoods; `prefix` keeps the tallies of thin pages apart from those of all pages. */
+function keysOf(url: string, prefix = ''): Record<Level, string> | null {
     if (!URL.canParse(url)) return null;
     const { host, pathname } = new URL(url);
     return {
-        template: `t ${urlShape(url)}`,
-        directory: `d ${host.toLowerCase()}${pathname.slice(0, pathname.lastIndexOf('/') + 1)}`,
-        host: `h ${host.toLowerCase()}`,
+        template: `${prefix}t ${urlShape(url)}`,
+        directory: `${prefix}d ${host.toLowerCase()}${pathname.slice(0, pathname.lastIndexOf('/') + 1)}`,
+        host: `${prefix}h ${host.toLowerCase()}`,
     };
 }
+
+/** Tallies of thin pages ({@link looksThin} in rendering.ts) only. */
+const THIN = 'thin ';
 
 /** Plugs into AdaptivePlaywrightCrawler as `renderingTypePredictor`. Lives in memory: a resumed crawl learns again. */
 export class TemplateRenderingPredictor {
     readonly #tallies = new Map<string, Tally>();
+
+    /** @param random Draws the checks of thin pages (Crawlee draws its detections with Math.random too). */
+    constructor(private readonly random: () => number = Math.random) {}
 
     async initialize(): Promise<void> {}
 
@@ -76,15 +83,39 @@ export class TemplateRenderingPredictor {
         return { renderingType: 'clientOnly', detectionProbabilityRecommendation: 1 };
     }
 
+    /**
+     * Whether a thin page fetched over plain HTTP is to be rendered and compared before it is believed. The nearest
+     * neighbourhood with compared thin pages decides: none yet, or one that was script-built, and it is rendered;
+     * only static ones, and it is checked by the succession rule. A site's short static pages (a tenth of stanford-cs,
+     * each its own URL template) then cost a few renders, not one each.
+     */
+    shouldRenderThin(request: { url: string; loadedUrl?: string }): boolean {
+        const keys = keysOf(request.loadedUrl ?? request.url, THIN);
+        if (!keys) return true;
+        for (const level of LEVELS) {
+            const tally = this.#tallies.get(keys[level]);
+            if (!tally) continue;
+            return tally.clientOnly > 0 || this.random() < successionDetection(tally.static);
+        }
+        return true;
+    }
+
     storeResult(requests: { url: string; loadedUrl?: string } | Array<{ url: string; loadedUrl?: string }>, renderingType: RenderingType): void {
-        for (const request of Array.isArray(requests) ? requests : [requests]) {
-            const keys = keysOf(request.loadedUrl ?? request.url);
-            if (!keys) continue;
-            for (const level of LEVELS) {
-                const tally = this.#tallies.get(keys[level]) ?? { static: 0, clientOnly: 0 };
-                tally[renderingType] += 1;
-                this.#tallies.set(keys[level], tally);
-            }
+        for (const request of Array.isArray(requests) ? requests : [requests]) this.#count(keysOf(request.loadedUrl ?? request.url), renderingType);
+    }
+
+    /** A thin page rendered after its plain-HTTP fetch, and how the two compared: for all pages and for thin ones. */
+    storeThinResult(request: { url: string; loadedUrl?: string }, renderingType: RenderingType): void {
+        this.storeResult(request, renderingType);
+        this.#count(keysOf(request.loadedUrl ?? request.url, THIN), renderingType);
+    }
+
+    #count(keys: Record<Level, string> | null, renderingType: RenderingType): void {
+        if (!keys) return;
+        for (const level of LEVELS) {
+            const tally = this.#tallies.get(keys[level]) ?? { static: 0, clientOnly: 0 };
+            tally[renderingType] += 1;
+            this.#tallies.set(keys[level], tally);
         }
     }
 }

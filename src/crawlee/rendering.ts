@@ -9,6 +9,7 @@ import type { CrawlingContext } from 'crawlee';
 import type { Page } from 'playwright';
 
 import type { PageData } from '../extract/index.js';
+import { TemplateRenderingPredictor } from './rendering-predictor.js';
 
 /**
  * Share of the browser's links and text a plain HTTP fetch must also have for the page kind to count as static
@@ -59,6 +60,20 @@ export function looksClientRendered(html: string, page: PageData): boolean {
     return page.proseWords < SHELL_MAX_PROSE_WORDS && page.links.length < SHELL_MAX_LINKS && /<script\b/i.test(html);
 }
 
+/**
+ * Scripts, and next to no content of the page's own outside the site's navigation: what a plain-HTTP fetch of a
+ * script-built list looks like (acl2020's `papers.html`: 31 words and 3 links of its own over HTTP, 907 paper links
+ * rendered). A short static page looks the same (a tenth of stanford-cs), so a thin page is rendered once per URL
+ * template and the two renderings decide for the template: a wrong "static" loses the list's links for good, a check
+ * costs one render.
+ */
+export function looksThin(html: string, page: PageData): boolean {
+    if (page.proseWords >= SHELL_MAX_PROSE_WORDS || !/<script\b/i.test(html)) return false;
+    let ownLinks = 0;
+    for (const link of page.links) if (link.inMainContent) ownLinks += 1;
+    return ownLinks < SHELL_MAX_LINKS;
+}
+
 export function summarizeRendering(page: PageData, shell = false): RenderingSummary {
     return { links: new Set(page.links.map((link) => link.url)), textLength: page.text.length, shell };
 }
@@ -85,6 +100,8 @@ export class RenderingLedger {
     private comparing = false;
     /** A shell may be refused only when Crawlee asks {@link checker}, which then sends it to the browser. */
     private checking = false;
+    /** Request → the summary of its refused plain-HTTP run, compared with the browser run that follows. */
+    private readonly refused = new WeakMap<object, RenderingSummary>();
     /** Pages scored from a browser rendering and from plain HTTP, by this process. */
     readonly scored = { browser: 0, http: 0 };
 
@@ -105,19 +122,36 @@ export class RenderingLedger {
         this.scored[rendered ? 'browser' : 'http'] += 1;
     }
 
+    /** @param predictor AdaptivePlaywrightCrawler's `renderingTypePredictor`; taught here what each refused page was. */
+    constructor(readonly predictor = new TemplateRenderingPredictor()) {}
+
     /** Keeps `page`'s summary for the comparator; only runs of AdaptivePlaywrightCrawler are ever compared. */
     record(context: CrawlingContext, page: PageData, shell = false): void {
         if (!this.comparing) return;
         const pushData = (context as unknown as { pushData?: unknown }).pushData;
         if (typeof pushData === 'function') this.summaries.set(pushData, summarizeRendering(page, shell));
+        const refusedHttp = shell ? undefined : this.refused.get(context.request);
+        if (refusedHttp && browserPageOf(context) !== undefined) {
+            // Crawlee renders a refused page without comparing the two runs (a detection); compare them here, so the
+            // page's template is learned either way.
+            this.refused.delete(context.request);
+            const type = compareRenderings(refusedHttp, summarizeRendering(page)) === 'equal' ? 'static' : 'clientOnly';
+            if (refusedHttp.shell) this.predictor.storeResult(context.request, type);
+            else this.predictor.storeThinResult(context.request, type);
+        }
     }
 
     /**
-     * True, and recorded, when `context` is a plain-HTTP run of AdaptivePlaywrightCrawler whose page looks like an
-     * app shell: the crawl must not score it, and {@link checker} makes Crawlee render it in the browser instead.
+     * True, and recorded, when `context` is a plain-HTTP run of AdaptivePlaywrightCrawler whose page must be
+     * rendered instead: an app shell, or a thin page ({@link looksThin}) of a URL template not yet seen static. The
+     * crawl must not score it, and {@link checker} makes Crawlee render it in the browser.
      */
-    rejectsAsShell(context: CrawlingContext, html: string, page: PageData): boolean {
-        if (!this.checking || !isAdaptivePlainHttpRun(context) || !looksClientRendered(html, page)) return false;
+    refusesPlainHttp(context: CrawlingContext, html: string, page: PageData): boolean {
+        if (!this.checking || !isAdaptivePlainHttpRun(context)) return false;
+        const shell = looksClientRendered(html, page);
+        if (!shell && !(looksThin(html, page) && this.predictor.shouldRenderThin(context.request))) return false;
+        // Kept for the comparison with the browser run that follows (a shell is never static).
+        this.refused.set(context.request, summarizeRendering(page, shell));
         this.record(context, page, true);
         return true;
     }

@@ -43,6 +43,25 @@ describe('TemplateRenderingPredictor', () => {
         expect(predictor.predict(at('/speakers/x.html'))).toEqual({ renderingType: 'clientOnly', detectionProbabilityRecommendation: 1 });
     });
 
+    it('renders the first thin page of a neighbourhood, then checks thin pages by the succession rule while they stay static', () => {
+        let draw = 0.4;
+        const predictor = new TemplateRenderingPredictor(() => draw);
+        expect(predictor.shouldRenderThin(at('/events/a.html'))).toBe(true); // no thin page compared yet
+        predictor.storeThinResult(at('/events/a.html'), 'static');
+        expect(predictor.shouldRenderThin(at('/events/b.html'))).toBe(false); // checked with 1/3: 0.4 is no check
+        draw = 0.3;
+        expect(predictor.shouldRenderThin(at('/events/b.html'))).toBe(true);
+        // the comparison counts for all pages too
+        expect(predictor.predict(at('/events/a.html')).renderingType).toBe('static');
+        // a thin page that was built by a script: every thin page of its neighbourhood is rendered, whatever the draw
+        draw = 0.99;
+        predictor.storeThinResult(at('/papers.html'), 'clientOnly');
+        expect(predictor.shouldRenderThin(at('/schedule.html'))).toBe(true);
+        expect(predictor.predict(at('/about.html')).renderingType).toBe('clientOnly');
+        // a directory of its own still speaks for itself
+        expect(predictor.shouldRenderThin(at('/events/c.html'))).toBe(false);
+    });
+
     it('renders what it cannot parse, without a check', () => {
         expect(new TemplateRenderingPredictor().predict({ url: 'not a url' })).toEqual({ renderingType: 'clientOnly', detectionProbabilityRecommendation: 0 });
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { compareRenderings, looksClientRendered, STATIC_RENDERING_SHARE } from '../../src/crawlee/rendering.js';
+import { compareRenderings, looksClientRendered, looksThin, STATIC_RENDERING_SHARE } from '../../src/crawlee/rendering.js';
 import { extractPage } from '../../src/extract/index.js';
 
 const summary = (links: string[], textLength: number, shell = false) => ({ links: new Set(links), textLength, shell });
@@ -39,5 +39,22 @@ describe('looksClientRendered', () => {
         const menu = Array.from({ length: 6 }, (_, i) => `<a href="/s${i}">Section ${i}</a>`).join(' ');
         expect(check(`<html><body><nav>${menu}</nav><div id="root"></div><script src="/app.js"></script></body></html>`)).toBe(false);
         expect(check('<html><body><p>Short page.</p></body></html>')).toBe(false);
+    });
+});
+
+describe('looksThin', () => {
+    const check = (html: string) => looksThin(html, extractPage(html, 'https://e.edu/'));
+    const menu = Array.from({ length: 8 }, (_, i) => `<a href="/s${i}">Section ${i}</a>`).join(' ');
+
+    it('spots a page that is the site\'s navigation, a heading and a script: a list built in the browser', () => {
+        expect(check(`<html><body><nav>${menu}</nav><main><h1>Papers</h1><p>Browse the papers.</p><div id="papers"></div></main><script src="/papers.js"></script></body></html>`)).toBe(true);
+    });
+
+    it('leaves pages alone with words or links of their own, or without scripts', () => {
+        const prose = `<p>${'Telescopes gather light with lenses or mirrors. '.repeat(10)}</p>`;
+        expect(check(`<html><body><nav>${menu}</nav><main>${prose}</main><script src="/a.js"></script></body></html>`)).toBe(false);
+        const list = Array.from({ length: 6 }, (_, i) => `<li><a href="/p${i}">Paper ${i}</a></li>`).join('');
+        expect(check(`<html><body><nav>${menu}</nav><main><h1>Papers</h1><ul>${list}</ul></main><script src="/a.js"></script></body></html>`)).toBe(false);
+        expect(check(`<html><body><nav>${menu}</nav><main><h1>Papers</h1></main></body></html>`)).toBe(false);
     });
 });
