@@ -9,7 +9,7 @@ import type {
     Source,
 } from 'crawlee';
 
-import { BestFirstQueue, LinkReserve, TieredQueue, TrapLearner, clusterKey } from '../frontier/index.js';
+import { BestFirstQueue, HostSchedule, LinkReserve, TieredQueue, TrapLearner, clusterKey } from '../frontier/index.js';
 import type { LinkReserveJSON } from '../frontier/index.js';
 import { addCounts, continuesListing, expectedCount, NO_LINKS } from '../focus/index.js';
 import type { ExpectedCount, Focus, FrontierLinks, LinkSignal } from '../focus/index.js';
@@ -250,8 +250,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /** Reclaimed requests (retries, delays), served before the frontier and outside the budget. */
     private retries: InFlight[] = [];
     private readonly inFlight = new Map<string, InFlight>();
-    private readonly inFlightPerHost = new Map<string, number>();
-    private readonly nextAllowedAt = new Map<string, number>();
+    private readonly hosts: HostSchedule;
     /** Dedup keys of everything queued, in flight or handled. */
     protected readonly known = new Set<string>();
     protected readonly handled = new Set<string>();
@@ -302,6 +301,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             clusterCap:
                 options.clusterCap ?? (Number.isFinite(maxPages) ? Math.max(2, Math.ceil(maxPages * CLUSTER_CAP_SHARE)) : 50),
         };
+        this.hosts = new HostSchedule(this.options.maxRequestsPerHost);
         for (const host of options.allowedHosts ?? []) this.scopeHosts.add(normalizeScopeHost(host));
         this.scopeFromSeeds = this.scopeHosts.size === 0;
         this.bestFirst = this.focus ? new BestFirstQueue<FrontierEntry>() : null;
@@ -648,9 +648,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         if (!taken) return null;
         this.lastActivityAt = taken.takenAt = Date.now();
         this.inFlight.set(taken.request.id!, taken);
-        this.inFlightPerHost.set(taken.host, (this.inFlightPerHost.get(taken.host) ?? 0) + 1);
-        const delay = Math.max(this.options.minDelayPerHostMillis, this.robots?.crawlDelayMillis(taken.host) ?? 0);
-        if (delay > 0) this.nextAllowedAt.set(taken.host, Math.max(this.nextAllowedAt.get(taken.host) ?? 0, Date.now() + delay));
+        this.hosts.start(taken.host, taken.takenAt, Math.max(this.options.minDelayPerHostMillis, this.robots?.crawlDelayMillis(taken.host) ?? 0));
         return taken.request as unknown as Request<T>;
     }
 
@@ -816,13 +814,12 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * run), so a wait always has a fetch behind it.
      */
     private isBusy(host: string, url?: string): boolean {
-        if ((this.inFlightPerHost.get(host) ?? 0) >= this.options.maxRequestsPerHost) return true;
+        if (this.hosts.isFull(host)) return true;
         if (this.robots && !this.robots.isLoaded(host)) {
             if (url !== undefined) this.robots.policyFor(url);
             return true;
         }
-        const next = this.nextAllowedAt.get(host);
-        return next !== undefined && next > Date.now();
+        return this.hosts.allowedAt(host) > Date.now();
     }
 
     /** When the trap learner demotes or restores a template, queued scores must follow. */
@@ -913,16 +910,13 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         const flight = this.inFlight.get(id);
         if (!flight) return undefined;
         this.inFlight.delete(id);
-        const count = (this.inFlightPerHost.get(flight.host) ?? 1) - 1;
-        if (count > 0) this.inFlightPerHost.set(flight.host, count);
-        else this.inFlightPerHost.delete(flight.host);
+        this.hosts.finish(flight.host);
         return flight;
     }
 
     /** Keeps a host idle until the given time (a 429/503 with `Retry-After`). Other hosts are unaffected. */
     backOffHost(url: string, untilMillis: number): void {
-        const host = hostKey(url);
-        this.nextAllowedAt.set(host, Math.max(this.nextAllowedAt.get(host) ?? 0, untilMillis));
+        this.hosts.holdUntil(hostKey(url), untilMillis);
     }
 
     // --------------------------------------------------------------- stalls
@@ -931,9 +925,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     stallState(now = Date.now()): StallState {
         const budgetLeft = !this.stopped && this.scheduled < this.maxPages && this.frontierSize() > 0;
         const pending = !this.halted && (this.inFlight.size > 0 || this.retries.length > 0 || budgetLeft);
-        let waitEnd = this.lastActivityAt;
-        for (const allowedAt of this.nextAllowedAt.values()) waitEnd = Math.max(waitEnd, Math.min(allowedAt, now));
-        return { pending, idleMillis: now - waitEnd };
+        return { pending, idleMillis: now - this.hosts.latestWait(this.lastActivityAt, now) };
     }
 
     /**

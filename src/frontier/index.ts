@@ -44,3 +44,4 @@ export type { LeaseHeartbeatOptions } from './lease-heartbeat.js';
 export type { MemoryFrontierStoreOptions } from './memory-frontier-store.js';
 export { CrawlIdentityMismatchError, assertSameCrawl, identityDifferences, normalizeIdentity, optionsHash } from './crawl-identity.js';
 export type { CrawlIdentity } from './crawl-identity.js';
+export { HostSchedule } from './host-schedule.js';

@@ -1,6 +1,7 @@
 import { BestFirstQueue } from './best-first-queue.js';
 import type { QueueItem } from './best-first-queue.js';
 import { assertSameCrawl, normalizeIdentity } from './crawl-identity.js';
+import { HostSchedule } from './host-schedule.js';
 import type { CrawlIdentity } from './crawl-identity.js';
 import { ZERO_COUNTERS, clampScore, deriveStatus, resolveFrontierStoreOptions } from './frontier-store.js';
 import type {
@@ -56,8 +57,7 @@ export class InProcessFrontier<P = unknown> {
     private readonly leases = new Map<string, HeldLease<P>>();
     /** Failed attempts of URLs not yet done or failed. */
     private readonly attempts = new Map<string, number>();
-    private readonly inFlightPerHost = new Map<string, number>();
-    private readonly nextAllowedAt = new Map<string, number>();
+    private readonly hosts: HostSchedule;
     private readonly hostDelay = new Map<string, number>();
     /** URLs queued again after a lease (a retry, a reclaim): a later holder may not give their charge back. */
     private readonly leasedAgain = new Set<string>();
@@ -74,6 +74,7 @@ export class InProcessFrontier<P = unknown> {
         this.options = resolveFrontierStoreOptions(storeOptions);
         this.crawlId = crawlId ?? 'in-process';
         this.now = now ?? Date.now;
+        this.hosts = new HostSchedule(this.options.maxInFlightPerHost);
     }
 
     claimIdentity(identity: CrawlIdentity): void {
@@ -128,8 +129,8 @@ export class InProcessFrontier<P = unknown> {
         let earliestWait = Infinity;
         const hostIsFree = (item: QueueItem<FrontierOffer<P>>): boolean => {
             const host = item.signal.host;
-            if ((this.inFlightPerHost.get(host) ?? 0) >= this.options.maxInFlightPerHost) return false;
-            const next = this.nextAllowedAt.get(host) ?? 0;
+            if (this.hosts.isFull(host)) return false;
+            const next = this.hosts.allowedAt(host);
             if (next > now) {
                 earliestWait = Math.min(earliestWait, next);
                 return false;
@@ -174,9 +175,7 @@ export class InProcessFrontier<P = unknown> {
         const deadline = now + this.options.leaseMillis;
         this.states.set(offer.key, 'leased');
         this.leases.set(offer.key, { offer, score: item.score, token, workerId, deadline });
-        this.inFlightPerHost.set(offer.host, (this.inFlightPerHost.get(offer.host) ?? 0) + 1);
-        const delay = Math.max(this.options.minDelayPerHostMillis, this.hostDelay.get(offer.host) ?? 0);
-        if (delay > 0) this.pushNextAllowed(offer.host, now + delay);
+        this.hosts.start(offer.host, now, Math.max(this.options.minDelayPerHostMillis, this.hostDelay.get(offer.host) ?? 0));
         return { ...offer, score: item.score, token, attempts: this.attempts.get(offer.key) ?? 0, deadline };
     }
 
@@ -259,7 +258,7 @@ export class InProcessFrontier<P = unknown> {
     }
 
     backOffHost(host: string, delayMillis: number): void {
-        this.pushNextAllowed(host, this.now() + Math.max(0, delayMillis));
+        this.hosts.holdUntil(host, this.now() + Math.max(0, delayMillis));
     }
 
     setHostDelay(host: string, delayMillis: number): void {
@@ -300,10 +299,7 @@ export class InProcessFrontier<P = unknown> {
 
     private release(held: HeldLease<P>): void {
         this.leases.delete(held.offer.key);
-        const host = held.offer.host;
-        const count = (this.inFlightPerHost.get(host) ?? 1) - 1;
-        if (count > 0) this.inFlightPerHost.set(host, count);
-        else this.inFlightPerHost.delete(host);
+        this.hosts.finish(held.offer.host);
     }
 
     /** Back in the queue with its charge: served before fresh URLs, never evicted. */
@@ -320,10 +316,6 @@ export class InProcessFrontier<P = unknown> {
         this.states.set(key, outcome);
         this.attempts.delete(key);
         this.counters[outcome]++;
-    }
-
-    private pushNextAllowed(host: string, at: number): void {
-        this.nextAllowedAt.set(host, Math.max(this.nextAllowedAt.get(host) ?? 0, at));
     }
 }
 
