@@ -9,7 +9,7 @@ import type {
     Source,
 } from 'crawlee';
 
-import { BestFirstQueue, HostSchedule, LinkReserve, TieredQueue, TrapLearner, clusterKey } from '../frontier/index.js';
+import { BestFirstQueue, HostSchedule, LinkReserve, SkipTally, TieredQueue, TrapLearner, clusterKey } from '../frontier/index.js';
 import type { LinkReserveJSON } from '../frontier/index.js';
 import { addCounts, continuesListing, expectedCount, NO_LINKS } from '../focus/index.js';
 import type { ExpectedCount, Focus, FrontierLinks, LinkSignal } from '../focus/index.js';
@@ -258,8 +258,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     private readonly refunded = new Set<string>();
     private readonly scopeHosts = new Set<string>();
     private readonly clusterScheduled = new Map<string, number>();
-    private readonly skipCounts = new Map<FrontierSkipReason, number>();
-    private readonly skipSamples = new Map<FrontierSkipReason, string[]>();
+    private skips: SkipTally<FrontierSkipReason>;
     /** Queued (not parked) entries per host, so busy hosts can be recognised without popping. */
     private readonly queuedPerHost = new Map<string, number>();
     /** Scope is learned from the seeds unless `allowedHosts` was given. */
@@ -302,6 +301,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
                 options.clusterCap ?? (Number.isFinite(maxPages) ? Math.max(2, Math.ceil(maxPages * CLUSTER_CAP_SHARE)) : 50),
         };
         this.hosts = new HostSchedule(this.options.maxRequestsPerHost);
+        this.skips = new SkipTally(this.options.samplesPerReason);
         for (const host of options.allowedHosts ?? []) this.scopeHosts.add(normalizeScopeHost(host));
         this.scopeFromSeeds = this.scopeHosts.size === 0;
         this.bestFirst = this.focus ? new BestFirstQueue<FrontierEntry>() : null;
@@ -338,8 +338,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             manager.retries.push({ request: restored, entry, host: hostKey(entry.url) });
         }
         for (const [cluster, count] of state.clusterScheduled) manager.clusterScheduled.set(cluster, count);
-        for (const [reason, count] of state.skipped) manager.skipCounts.set(reason as FrontierSkipReason, count);
-        for (const [reason, samples] of state.samples) manager.skipSamples.set(reason as FrontierSkipReason, samples);
+        manager.skips = SkipTally.fromJSON(state, manager.options.samplesPerReason);
         manager.stopped = state.stopped;
         manager.droppedEarlier = state.droppedEarlier ?? NO_LINKS;
         manager.reserve = LinkReserve.fromJSON(state.reserve);
@@ -625,14 +624,11 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     /** Links another worker of a shared crawl skipped, by reason: the crawl's counts are every worker's. */
     addSkipCounts(counts: Readonly<Record<string, number>>): void {
-        for (const [reason, count] of Object.entries(counts)) this.skipCounts.set(reason as FrontierSkipReason, (this.skipCounts.get(reason as FrontierSkipReason) ?? 0) + count);
+        this.skips.add(counts);
     }
 
     protected count(reason: FrontierSkipReason, url: string): void {
-        this.skipCounts.set(reason, (this.skipCounts.get(reason) ?? 0) + 1);
-        let samples = this.skipSamples.get(reason);
-        if (!samples) this.skipSamples.set(reason, (samples = []));
-        if (samples.length < this.options.samplesPerReason) samples.push(url.length > 300 ? `${url.slice(0, 300)}…` : url);
+        this.skips.count(reason, url);
     }
 
     /** Marks a URL as known without fetching it (e.g. robots.txt forbids it). */
@@ -1065,13 +1061,12 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     /** Skipped or evicted links counted by reason. */
     skippedCounts(): Record<string, number> {
-        return Object.fromEntries([...this.skipCounts].sort((a, b) => b[1] - a[1]));
+        return this.skips.counts();
     }
 
     /** Examples of skipped links, per reason (at most `samplesPerReason` each). */
     skippedLinks(reason?: FrontierSkipReason): Record<string, string[]> | string[] {
-        if (reason) return [...(this.skipSamples.get(reason) ?? [])];
-        return Object.fromEntries(this.skipSamples);
+        return reason ? this.skips.samples(reason) : this.skips.samples();
     }
 
     // ------------------------------------------------------------ persistence
@@ -1092,8 +1087,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             parked: this.parked,
             pending,
             clusterScheduled: [...this.clusterScheduled],
-            skipped: [...this.skipCounts],
-            samples: [...this.skipSamples],
+            ...this.skips.toJSON(),
             stopped: this.stopped,
             ...this.reserveJSON(),
             refilled: this.refilledCount,

@@ -45,3 +45,4 @@ export type { MemoryFrontierStoreOptions } from './memory-frontier-store.js';
 export { CrawlIdentityMismatchError, assertSameCrawl, identityDifferences, normalizeIdentity, optionsHash } from './crawl-identity.js';
 export type { CrawlIdentity } from './crawl-identity.js';
 export { HostSchedule } from './host-schedule.js';
+export { SkipTally } from './skip-tally.js';
