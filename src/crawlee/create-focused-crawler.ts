@@ -82,6 +82,17 @@ export function crawlerAcceptsRequestManager(): boolean {
     return shape !== undefined && 'requestManager' in shape;
 }
 
+/**
+ * Adaptive mode's autoscaling: Crawlee's settings for HTTP crawlers (CheerioCrawler's), not a browser crawler's start at
+ * one page in flight, +1 per 10 s. Once a neighbourhood is known static its pages are plain-HTTP fetches; the pool
+ * still starts no task while it finds the CPU or memory overloaded, so pages that must be rendered are throttled.
+ */
+export const ADAPTIVE_POOL_OPTIONS = {
+    desiredConcurrency: 10,
+    snapshotterOptions: { eventLoopSnapshotIntervalSecs: 2, maxBlockedMillis: 100 },
+    systemStatusOptions: { maxEventLoopOverloadedRatio: 0.7 },
+} as const;
+
 /** The page of a pre-navigation hook's context; none in AdaptivePlaywrightCrawler's plain-HTTP runs, whose `page` throws. */
 function browserPageOfHook(context: object): Page | undefined {
     try {
@@ -184,6 +195,11 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
                 renderingTypePredictor: focus.renderings.predictor,
                 resultChecker: focus.renderings.checker(),
                 ...passThrough,
+                autoscaledPoolOptions: {
+                    ...ADAPTIVE_POOL_OPTIONS,
+                    desiredConcurrency: Math.max(ADAPTIVE_POOL_OPTIONS.desiredConcurrency, options.minConcurrency ?? 1),
+                    ...(passThrough.autoscaledPoolOptions as object | undefined),
+                },
             } as never,
             config,
         );

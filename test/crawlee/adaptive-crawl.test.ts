@@ -92,3 +92,28 @@ describe('adaptive mode on a flat site whose list is built by a script', () => {
         expect(new Set(run.delivered).size).toBe(run.delivered.length);
     }, 120_000);
 });
+
+describe('adaptive mode autoscaling', () => {
+    const poolOf = async (options: { minConcurrency?: number; crawlerOptions?: Record<string, unknown> } = {}) => {
+        const focused = await createFocusedCrawler({
+            mode: 'adaptive',
+            startUrls: ['http://127.0.0.1:9/'],
+            query: 'telescope',
+            maxPages: 5,
+            storageDir: mkdtempSync(join(tmpdir(), 'cf-adaptive-pool-')),
+            ...options,
+        });
+        return (focused.crawler as unknown as { autoscaledPoolOptions: Record<string, unknown> }).autoscaledPoolOptions;
+    };
+
+    it("starts at an HTTP crawler's concurrency, not a browser crawler's one page in flight", async () => {
+        const pool = await poolOf();
+        expect(pool.desiredConcurrency).toBe(10);
+        expect(pool.snapshotterOptions).toMatchObject({ maxBlockedMillis: 100 });
+    });
+
+    it("keeps the user's minConcurrency and autoscaledPoolOptions", async () => {
+        expect((await poolOf({ minConcurrency: 12 })).desiredConcurrency).toBe(12);
+        expect((await poolOf({ crawlerOptions: { autoscaledPoolOptions: { desiredConcurrency: 3 } } })).desiredConcurrency).toBe(3);
+    });
+});
