@@ -16,6 +16,9 @@ const events: Array<[number, string]> = [];
 const focused = await createFocusedCrawler({
     mode: mode as 'adaptive', query, startUrls: [start], maxPages: Number(budgetArg), stop: 'never',
     proxyUrls: [server.proxyUrl], ignoreHttpsErrors: true, storageDir: dir, resume: false, respectRobotsTxt: false,
+    // BROWSER_POOL=1: a browser crawler's autoscaling, as before commit 71b9b5b (for an A/B at the same load).
+    ...(process.env.BROWSER_POOL ? { crawlerOptions: { autoscaledPoolOptions: { desiredConcurrency: 1, snapshotterOptions: {}, systemStatusOptions: {} } } } : {}),
+    ...(process.env.MIN_CONCURRENCY ? { minConcurrency: Number(process.env.MIN_CONCURRENCY) } : {}),
 });
 const c: any = focused.crawler;
 for (const [name, kind] of [['runRequestHandlerInBrowser', 'browser'], ['runRequestHandlerWithPlainHTTP', 'http'], ['_runRequestHandler', 'task']] as const) {
@@ -27,13 +30,26 @@ for (const [name, kind] of [['runRequestHandlerInBrowser', 'browser'], ['runRequ
         try { return await orig.call(this, ctx, ...rest); } finally { run.end = now(); }
     };
 }
+const phases: Record<string, number[]> = {};
+const timePhase = (obj: any, name: string, label: string) => {
+    const orig = obj?.[name];
+    if (typeof orig !== 'function') return;
+    obj[name] = async function (this: unknown, ...args: unknown[]) {
+        const t = performance.now();
+        try { return await orig.apply(this, args); } finally { (phases[label] ??= []).push(Math.round(performance.now() - t)); }
+    };
+};
+timePhase(c.browserPool, 'newPage', 'newPage');
+timePhase(c, '_handleNavigation', 'navigation');
+timePhase(c, '_responseHandler', 'responseHandler');
+timePhase(c, '_cleanupContext', 'cleanup');
 c.browserPool?.on?.('browserLaunched', () => events.push([now(), 'browserLaunched']));
-const samples: Array<[number, number, number]> = [];
-const timer = setInterval(() => { const p = c.autoscaledPool; if (p) samples.push([now(), p.currentConcurrency, p.desiredConcurrency]); }, 250);
+const samples: Array<[number, number, number, string?]> = [];
+const timer = setInterval(() => { const p = c.autoscaledPool; if (p) { const st = p.systemStatus?.getCurrentStatus?.(); const over = st ? ['memInfo', 'eventLoopInfo', 'cpuInfo', 'clientInfo'].filter((k) => st[k]?.isOverloaded).join('+') : ''; samples.push([now(), p.currentConcurrency, p.desiredConcurrency, over]); } }, 250);
 const report: any = await focused.run();
 clearInterval(timer);
 events.push([now(), 'done']);
-writeFileSync(out, JSON.stringify({ mode, runs, samples, events, rendering: report?.rendering, timings: report?.timings }));
+writeFileSync(out, JSON.stringify({ mode, runs, samples, events, rendering: report?.rendering, timings: report?.timings, phases }));
 const tasks = runs.filter((r) => r.kind === 'task');
 console.log(mode, 'wall', now(), 'first task', tasks[0]?.start, 'browser launched', events.find((e) => e[1] === 'browserLaunched')?.[0], 'rendering', JSON.stringify(report?.rendering));
 await server.close();
