@@ -39,30 +39,72 @@ interface Tally {
 type Level = 'template' | 'directory' | 'host';
 const LEVELS: readonly Level[] = ['template', 'directory', 'host'];
 
-/** The URL's neighbourhoods; `prefix` keeps the tallies of thin pages apart from those of all pages. */
-function keysOf(url: string, prefix = ''): Record<Level, string> | null {
+/** The URL's neighbourhoods. */
+function keysOf(url: string): Record<Level, string> | null {
     if (!URL.canParse(url)) return null;
     const { host, pathname } = new URL(url);
     return {
-        template: `${prefix}t ${urlShape(url)}`,
-        directory: `${prefix}d ${host.toLowerCase()}${pathname.slice(0, pathname.lastIndexOf('/') + 1)}`,
-        host: `${prefix}h ${host.toLowerCase()}`,
+        template: `t ${urlShape(url)}`,
+        directory: `d ${host.toLowerCase()}${pathname.slice(0, pathname.lastIndexOf('/') + 1)}`,
+        host: `h ${host.toLowerCase()}`,
     };
 }
 
-/** Tallies of thin pages ({@link looksThin} in rendering.ts) only. */
-const THIN = 'thin ';
+/**
+ * The neighbourhoods a thin page's comparison speaks for (`looksThin` in rendering.ts), nearest first: its URL
+ * template, and its directory unless that is the site's root. A directory below the root holds pages of one kind
+ * (`/events/`); the root holds the home, the lists and the about pages alike, and on a flat site every page. [I] On
+ * acl2020 a filter page whose data file was missing rendered as thin as it was over HTTP, and the paper list beside it
+ * was then believed over HTTP: the crawl found none of its papers.
+ */
+function thinKeysOf(url: string): string[] {
+    const keys = keysOf(url);
+    if (!keys) return [];
+    return new URL(url).pathname.lastIndexOf('/') > 0 ? [`thin ${keys.template}`, `thin ${keys.directory}`] : [`thin ${keys.template}`];
+}
+
+/**
+ * How long a check of a host counts as still in flight when its result never comes (an inconclusive comparison, a
+ * failed fetch): longer than a navigation's timeout (30 s) and the quiet-DOM wait together.
+ */
+export const CHECK_PENDING_MILLIS = 60_000;
 
 /** Plugs into AdaptivePlaywrightCrawler as `renderingTypePredictor`. Lives in memory: a resumed crawl learns again. */
 export class TemplateRenderingPredictor {
     readonly #tallies = new Map<string, Tally>();
+    /** Host key → when its check of a page predicted static was drawn; cleared when a result is stored. */
+    readonly #pendingChecks = new Map<string, number>();
 
-    /** @param random Draws the checks of thin pages (Crawlee draws its detections with Math.random too). */
-    constructor(private readonly random: () => number = Math.random) {}
+    /**
+     * @param random Draws the checks (Crawlee draws its detections with Math.random too).
+     * @param now The clock pending checks expire on.
+     */
+    constructor(
+        private readonly random: () => number = Math.random,
+        private readonly now: () => number = Date.now,
+    ) {}
 
     async initialize(): Promise<void> {}
 
+    /**
+     * Crawlee's call. A page predicted static is checked (rendered and fetched over HTTP too) with the probability
+     * {@link recommend} gives, drawn here, and only while no other check of its host is in flight: the succession rule
+     * counts evidence one page at a time, and with ten pages in flight ten checks would be drawn on the same stale
+     * count (helper's timeline on stanford-cs: 11–12 of 13 renders were checks, about √(2n) for n pages).
+     */
     predict(request: { url: string; loadedUrl?: string }): RenderingPrediction {
+        const recommended = this.recommend(request);
+        if (recommended.renderingType !== 'static') return recommended;
+        const host = keysOf(request.loadedUrl ?? request.url)!.host;
+        const now = this.now();
+        const pendingSince = this.#pendingChecks.get(host);
+        const checked = (pendingSince === undefined || now - pendingSince >= CHECK_PENDING_MILLIS) && this.random() < recommended.detectionProbabilityRecommendation;
+        if (checked) this.#pendingChecks.set(host, now);
+        return { renderingType: 'static', detectionProbabilityRecommendation: checked ? 1 : 0 };
+    }
+
+    /** The rendering a page's neighbourhood recommends, and how likely a page predicted static should be checked. */
+    recommend(request: { url: string; loadedUrl?: string }): RenderingPrediction {
         const keys = keysOf(request.loadedUrl ?? request.url);
         if (!keys) return { renderingType: 'clientOnly', detectionProbabilityRecommendation: 0 };
         // A host whose every page so far was static: each of them, whatever its template, is evidence for this one, so
@@ -85,15 +127,13 @@ export class TemplateRenderingPredictor {
 
     /**
      * Whether a thin page fetched over plain HTTP is to be rendered and compared before it is believed. The nearest
-     * neighbourhood with compared thin pages decides: none yet, or one that was script-built, and it is rendered;
-     * only static ones, and it is checked by the succession rule. A site's short static pages (a tenth of stanford-cs,
-     * each its own URL template) then cost a few renders, not one each.
+     * neighbourhood with compared thin pages ({@link thinKeysOf}) decides: none yet, or one that was script-built, and
+     * it is rendered; only static ones, and it is checked by the succession rule. A site's short static pages (a tenth
+     * of stanford-cs, each its own URL template, most in a few directories) then cost a few renders, not one each.
      */
     shouldRenderThin(request: { url: string; loadedUrl?: string }): boolean {
-        const keys = keysOf(request.loadedUrl ?? request.url, THIN);
-        if (!keys) return true;
-        for (const level of LEVELS) {
-            const tally = this.#tallies.get(keys[level]);
+        for (const key of thinKeysOf(request.loadedUrl ?? request.url)) {
+            const tally = this.#tallies.get(key);
             if (!tally) continue;
             return tally.clientOnly > 0 || this.random() < successionDetection(tally.static);
         }
@@ -101,21 +141,25 @@ export class TemplateRenderingPredictor {
     }
 
     storeResult(requests: { url: string; loadedUrl?: string } | Array<{ url: string; loadedUrl?: string }>, renderingType: RenderingType): void {
-        for (const request of Array.isArray(requests) ? requests : [requests]) this.#count(keysOf(request.loadedUrl ?? request.url), renderingType);
+        for (const request of Array.isArray(requests) ? requests : [requests]) {
+            const keys = keysOf(request.loadedUrl ?? request.url);
+            if (!keys) continue;
+            this.#pendingChecks.delete(keys.host);
+            this.#count(Object.values(keys), renderingType);
+        }
     }
 
     /** A thin page rendered after its plain-HTTP fetch, and how the two compared: for all pages and for thin ones. */
     storeThinResult(request: { url: string; loadedUrl?: string }, renderingType: RenderingType): void {
         this.storeResult(request, renderingType);
-        this.#count(keysOf(request.loadedUrl ?? request.url, THIN), renderingType);
+        this.#count(thinKeysOf(request.loadedUrl ?? request.url), renderingType);
     }
 
-    #count(keys: Record<Level, string> | null, renderingType: RenderingType): void {
-        if (!keys) return;
-        for (const level of LEVELS) {
-            const tally = this.#tallies.get(keys[level]) ?? { static: 0, clientOnly: 0 };
+    #count(keys: Iterable<string>, renderingType: RenderingType): void {
+        for (const key of keys) {
+            const tally = this.#tallies.get(key) ?? { static: 0, clientOnly: 0 };
             tally[renderingType] += 1;
-            this.#tallies.set(keys[level], tally);
+            this.#tallies.set(key, tally);
         }
     }
 }
