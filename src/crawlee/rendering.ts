@@ -63,9 +63,9 @@ export function looksClientRendered(html: string, page: PageData): boolean {
 /**
  * Scripts, and next to no content of the page's own outside the site's navigation: what a plain-HTTP fetch of a
  * script-built list looks like (acl2020's `papers.html`: 31 words and 3 links of its own over HTTP, 907 paper links
- * rendered). A short static page looks the same (a tenth of stanford-cs), so a thin page is rendered once per URL
- * template and the two renderings decide for the template: a wrong "static" loses the list's links for good, a check
- * costs one render.
+ * rendered). A short static page looks the same (a tenth of stanford-cs), so a thin page is rendered and the two
+ * renderings decide for its neighbourhood (`TemplateRenderingPredictor.shouldRenderThin`): a wrong "static" loses the
+ * list's links for good, a check costs one render.
  */
 export function looksThin(html: string, page: PageData): boolean {
     if (page.proseWords >= SHELL_MAX_PROSE_WORDS || !/<script\b/i.test(html)) return false;
@@ -143,8 +143,9 @@ export class RenderingLedger {
 
     /**
      * True, and recorded, when `context` is a plain-HTTP run of AdaptivePlaywrightCrawler whose page must be
-     * rendered instead: an app shell, or a thin page ({@link looksThin}) of a URL template not yet seen static. The
-     * crawl must not score it, and {@link checker} makes Crawlee render it in the browser.
+     * rendered instead: an app shell, or a thin page ({@link looksThin}) that the predictor wants checked (none of its
+     * neighbourhood's thin pages compared yet, one of them script-built, or a succession-rule draw). The crawl must
+     * not score it, and {@link checker} makes Crawlee render it in the browser.
      */
     refusesPlainHttp(context: CrawlingContext, html: string, page: PageData): boolean {
         if (!this.checking || !isAdaptivePlainHttpRun(context)) return false;
