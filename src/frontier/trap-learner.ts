@@ -31,12 +31,6 @@ export interface TrapInfo {
 /** A host is failing only when every one of its (at least `minFetched`) fetches failed. */
 const ALL_FAILED = 1;
 
-/**
- * URLs remembered per text. Copies past it are still duplicates; they only stop adding pairs, so a page with endless
- * spellings (session ids) costs bounded memory, while a rule needs 2–4 pairs ({@link ruleSupport}).
- */
-const MAX_SPELLINGS = 8;
-
 /** A host or failure template (`failureShape`) demoted because most of its fetches failed. */
 export interface FailingPartInfo {
     /** The host, or the failure template (`keyword_*.html`). */
@@ -85,7 +79,7 @@ export interface TrapLearnerJSON {
     minFetched: number;
     repeatedShare: number;
     generation: number;
-    /** Text fingerprint → a URL read with that text, one entry per URL, the first one first. */
+    /** Text fingerprint → URL of the first page with that text. */
     pages: [number, string][];
     templates: { shapeKey: string; shape: string; fetched: number; repeated: number; skeletons: number[] }[];
     /** Fetches and failures per host and per failure template (absent before failures were learned). */
@@ -105,15 +99,13 @@ export interface TrapLearnerJSON {
  * undone by new content, while a Wilson bound at δ = 0.05 would fetch seven (one-sided) or eight
  * (two-sided) pages of every calendar or pagination trap before acting, instead of three.
  *
- * Memory: one fingerprint per page with new text plus up to {@link MAX_SPELLINGS} URLs with that text, and one
- * skeleton per template page.
+ * Memory: one fingerprint and one URL per page with new text, and one skeleton per template page.
  */
 export class TrapLearner implements DemotionSource {
     readonly minFetched: number;
     readonly repeatedShare: number;
     private generationCount = 0;
-    /** Text fingerprint → the URLs read with that text, the first one first. */
-    private readonly spellingsByText = new Map<number, string[]>();
+    private readonly firstUrlByText = new Map<number, string>();
     private readonly templates = new Map<string, TemplateStats>();
     private readonly demoted = new Set<string>();
     /** Hosts (`hostOf`) and failure templates (`failureShape`) whose fetches keep failing. */
@@ -258,7 +250,7 @@ export class TrapLearner implements DemotionSource {
             minFetched: this.minFetched,
             repeatedShare: this.repeatedShare,
             generation: this.generationCount,
-            pages: [...this.spellingsByText].flatMap(([fingerprint, urls]) => urls.map((url): [number, string] => [fingerprint, url])),
+            pages: [...this.firstUrlByText],
             templates: [...this.templates].map(([key, { shape, fetched, repeated, skeletons }]) => ({
                 shapeKey: key,
                 shape,
@@ -279,11 +271,7 @@ export class TrapLearner implements DemotionSource {
             delta: json.rules.delta,
         });
         learner.ruleLearner = RewriteRuleLearner.fromJSON(json.rules);
-        for (const [fingerprint, url] of json.pages) {
-            const urls = learner.spellingsByText.get(fingerprint);
-            if (urls) urls.push(url);
-            else learner.spellingsByText.set(fingerprint, [url]);
-        }
+        for (const [fingerprint, url] of json.pages) learner.firstUrlByText.set(fingerprint, url);
         for (const { shapeKey: key, shape, fetched, repeated, skeletons } of json.templates) {
             const stats = { shape, fetched, repeated, skeletons: new Set(skeletons) };
             learner.templates.set(key, stats);
@@ -300,17 +288,12 @@ export class TrapLearner implements DemotionSource {
     }
 
     private classify(url: string, { exact: fingerprint, skeleton }: TextPrints, stats: TemplateStats): Seen {
-        const spellings = this.spellingsByText.get(fingerprint);
-        if (spellings !== undefined) {
-            // Every pair in a group of copies confirms its rule, so the rules do not depend on the order the copies
-            // were read in (workers of a shared crawl read them in different orders).
-            if (!spellings.includes(url)) {
-                for (const other of spellings) this.ruleLearner.observeDuplicate(url, other);
-                if (spellings.length < MAX_SPELLINGS) spellings.push(url);
-            }
-            return { kind: 'duplicate', of: spellings[0]! };
+        const original = this.firstUrlByText.get(fingerprint);
+        if (original !== undefined) {
+            this.ruleLearner.observeDuplicate(url, original);
+            return { kind: 'duplicate', of: original };
         }
-        this.spellingsByText.set(fingerprint, [url]);
+        this.firstUrlByText.set(fingerprint, url);
         if (stats.skeletons.has(skeleton)) return { kind: 'templated' };
         stats.skeletons.add(skeleton);
         return { kind: 'new' };

@@ -101,24 +101,6 @@ describe('TrapLearner', () => {
         expect(learner.rewrite('https://e.edu/c?print=1')).toBe('https://e.edu/c');
     });
 
-    it('learns the same rules whatever order the copies of a page are read in (as workers of a shared crawl do)', () => {
-        // The two spellings that are not the plain page differ from each other in two ways, so they pair with nothing
-        // but the plain page; read it last and it must still pair with both.
-        const copies = ['https://e.edu/a/', 'https://e.edu/a/?print=1', 'https://e.edu/a/index.html'];
-        const orders = [copies, [copies[1]!, copies[2]!, copies[0]!], [copies[2]!, copies[0]!, copies[1]!]];
-        const learned = orders.map((order) => {
-            const learner = new TrapLearner();
-            for (const url of [...order, ...order.map((u) => u.replace('/a/', '/b/'))]) learner.observe(url, `Page ${url.includes('/a/') ? 'A' : 'B'}`);
-            return learner.rules().map((rule) => JSON.stringify(rule)).sort();
-        });
-        expect(learned[0]).toEqual([
-            JSON.stringify({ host: 'e.edu', kind: 'drop-param-value', name: 'print', value: '1', support: 2 }),
-            JSON.stringify({ host: 'e.edu', kind: 'drop-trailing-segment', segment: 'index.html', support: 2 }),
-        ].sort());
-        expect(learned[1]).toEqual(learned[0]);
-        expect(learned[2]).toEqual(learned[0]);
-    });
-
     it('round-trips through JSON exactly and keeps learning the same way', () => {
         const learner = new TrapLearner({ minFetched: 3 });
         for (let month = 1; month <= 3; month += 1) learner.observe(calendar(month), emptyMonth(month));
