@@ -8,7 +8,11 @@ import { scoreLog } from './score.js';
 
 /** Pages in the cost list (issue 5: "the first 60 pages crawlee-focus fetched on one site"). */
 export const COST_PAGES = 60;
-/** Both crawlers get the same fixed concurrency, so they fetch the same pages in the same order. */
+/**
+ * Both crawlers get the same fixed concurrency (minimum = maximum), so they fetch the same pages in the same order,
+ * and the ratio measures the work per page, not how Crawlee's autoscaling reacted to a busy 2-core machine: with a
+ * maximum alone, two identical plain runs took 36.8 and 47.9 s, at a mean concurrency of about 1.5.
+ */
 export const COST_CONCURRENCY = 4;
 /** Overhead target of issue 5. */
 export const COST_TARGET_RATIO = 1.05;
@@ -35,6 +39,8 @@ export interface CostResult {
     ratioNoQuiet: number;
     /** crawlee-focus's own time per page by phase (FOCUS_REPORT.timings), mean over its default runs. */
     breakdown?: Record<string, number>;
+    /** CPU seconds per variant, mean over its runs: the crawl's Node process and its Chromium (absent before). */
+    cpu?: Record<Variant, { node: number; children: number }>;
     /** Whether every run fetched exactly the list (per the server log). */
     sameSet: boolean;
     notes: string[];
@@ -50,10 +56,11 @@ export async function measureCost(label: Label, urls: string[], log: (line: stri
     let sameSet = true;
     const notes: string[] = [];
     const phases: Array<Record<string, number>> = [];
+    const cpuRuns: Record<Variant, Array<{ node: number; children: number }>> = { 'playwright-list': [], 'focus-list': [], 'focus-list-no-quiet': [] };
     for (const [i, variant] of ORDER.entries()) {
         const dir = path.join(RUNS_DIR, `cost--${label.id}--${i}-${variant}`);
         const outcome = await crawlInChild(
-            { ...VARIANTS[variant].spec, startUrls: list, query: label.query, budget: list.length, maxConcurrency: COST_CONCURRENCY },
+            { ...VARIANTS[variant].spec, startUrls: list, query: label.query, budget: list.length, maxConcurrency: COST_CONCURRENCY, minConcurrency: COST_CONCURRENCY },
             dir,
         );
         if (outcome.error) throw new Error(`Cost run ${variant} failed: ${outcome.error.split('\n')[0]} (see ${dir}).`);
@@ -65,6 +72,7 @@ export async function measureCost(label: Label, urls: string[], log: (line: stri
             notes.push(`${variant} run ${i + 1}: ${extra.length} pages outside the list, ${missing.length} list pages not fetched`);
         }
         seconds[variant].push(outcome.wallMillis / 1000);
+        if (outcome.cpuSeconds) cpuRuns[variant].push(outcome.cpuSeconds);
         if (variant === 'focus-list' && outcome.report?.timings) phases.push(outcome.report.timings.millisPerPage);
         log(`  cost ${i + 1}/${ORDER.length} ${VARIANTS[variant].what}: ${(outcome.wallMillis / 1000).toFixed(1)} s`);
     }
@@ -76,6 +84,9 @@ export async function measureCost(label: Label, urls: string[], log: (line: stri
         ratio: mean(seconds['focus-list']) / mean(seconds['playwright-list']),
         ratioNoQuiet: mean(seconds['focus-list-no-quiet']) / mean(seconds['playwright-list']),
         ...(phases.length ? { breakdown: Object.fromEntries(Object.keys(phases[0]!).map((phase) => [phase, mean(phases.map((p) => p[phase] ?? 0))])) } : {}),
+        ...(Object.values(cpuRuns).every((runs) => runs.length > 0)
+            ? { cpu: Object.fromEntries(Object.entries(cpuRuns).map(([v, runs]) => [v, { node: mean(runs.map((r) => r.node)), children: mean(runs.map((r) => r.children)) }])) as CostResult['cpu'] }
+            : {}),
         sameSet,
         notes,
     };
@@ -86,6 +97,8 @@ function pageKey(url: string): string {
     return url.replace(/^https?:\/\//, '').replace(/\/index\.html$/, '/');
 }
 
+const cpuOf = ({ node, children }: { node: number; children: number }) => `${node.toFixed(1)} + ${children.toFixed(1)}`;
+
 export function formatCost(cost: CostResult): string {
     const s = (v: Variant) => `${mean(cost.seconds[v]).toFixed(1)} s (${cost.seconds[v].map((x) => x.toFixed(1)).join(', ')})`;
     return [
@@ -94,6 +107,12 @@ export function formatCost(cost: CostResult): string {
         `  crawlee-focus (defaults):           ${s('focus-list')}`,
         `  crawlee-focus (domQuietMillis 0):   ${s('focus-list-no-quiet')}`,
         `  overhead ratio ${cost.ratio.toFixed(2)}× (target ≤ ${COST_TARGET_RATIO}×: ${cost.ratio <= COST_TARGET_RATIO ? 'met' : 'not met'}); without the quiet-DOM wait ${cost.ratioNoQuiet.toFixed(2)}×`,
+        ...(cost.cpu
+            ? [
+                  `  CPU s (Node + Chromium): plain ${cpuOf(cost.cpu['playwright-list'])}, crawlee-focus ${cpuOf(cost.cpu['focus-list'])}, ` +
+                      `domQuietMillis 0 ${cpuOf(cost.cpu['focus-list-no-quiet'])}`,
+              ]
+            : []),
         `  same pages in every run (server log): ${cost.sameSet ? 'yes' : `no — ${cost.notes.join('; ')}`}`,
         ...(cost.breakdown
             ? [

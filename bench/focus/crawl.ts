@@ -23,6 +23,8 @@ export interface CrawlSpec {
     outcomeFile: string;
     /** Cost mode: pages in flight at most, the same for both crawlers. @default Crawlee's autoscaling */
     maxConcurrency?: number;
+    /** Cost mode: pages in flight at least (= `maxConcurrency` there: a fixed concurrency). @default 1 */
+    minConcurrency?: number;
     /** crawlee-focus: the Crawlee crawler it runs on. @default 'browser' */
     focusMode?: 'browser' | 'http' | 'adaptive';
     /** crawlee-focus: how long the DOM must stay quiet before a page is read. @default the plugin's default (250) */
@@ -40,7 +42,21 @@ export interface CrawlOutcome {
     pagesHandled: number;
     /** Content hash of src/ when this crawl started (other work may change src/ during a long bench). */
     srcHash?: string;
+    /** CPU seconds of this process and of its exited children (Chromium, once closed), from /proc (Linux). */
+    cpuSeconds?: { node: number; children: number };
     error?: string;
+}
+
+/** CPU seconds from /proc/self/stat: utime + stime, and cutime + cstime of the children waited for. */
+function cpuSeconds(): CrawlOutcome['cpuSeconds'] {
+    try {
+        const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+        const tick = 100; // USER_HZ on Linux
+        const at = (i: number) => Number(fields[i - 3]);
+        return { node: (at(14) + at(15)) / tick, children: (at(16) + at(17)) / tick };
+    } catch {
+        return undefined;
+    }
 }
 
 /** Launch options shared by every browser crawl: Debian Chromium, offline flags, the corpus's self-signed certificate. */
@@ -76,6 +92,7 @@ async function runFocus(spec: CrawlSpec): Promise<Pick<CrawlOutcome, 'report' | 
         // Crawl-delay of 10 s.
         respectRobotsTxt: false,
         ...(spec.maxConcurrency ? { maxConcurrency: spec.maxConcurrency } : {}),
+        ...(spec.minConcurrency ? { minConcurrency: spec.minConcurrency } : {}),
         ...(spec.domQuietMillis !== undefined ? { domQuietMillis: spec.domQuietMillis } : {}),
         requestHandler: () => progress(++pagesHandled),
     });
@@ -99,6 +116,7 @@ async function runPlain(spec: CrawlSpec): Promise<Pick<CrawlOutcome, 'pagesHandl
         proxyConfiguration,
         requestHandler,
         ...(spec.maxConcurrency ? { maxConcurrency: spec.maxConcurrency } : {}),
+        ...(spec.minConcurrency ? { minConcurrency: spec.minConcurrency } : {}),
     };
     if (spec.kind === 'cheerio') {
         await new CheerioCrawler({ ...common, ignoreSslErrors: true, maxRequestsPerCrawl: spec.budget }, config).run(spec.startUrls);
@@ -122,7 +140,7 @@ async function main(specFile: string): Promise<void> {
     let outcome: CrawlOutcome;
     try {
         const result = spec.kind === 'focus' || spec.kind === 'focus-never' || spec.kind === 'focus-list' ? await runFocus(spec) : await runPlain(spec);
-        outcome = { kind: spec.kind, startedAt, wallMillis: Date.now() - startedAt, srcHash, ...result };
+        outcome = { kind: spec.kind, startedAt, wallMillis: Date.now() - startedAt, srcHash, cpuSeconds: cpuSeconds(), ...result };
     } catch (error) {
         outcome = { kind: spec.kind, startedAt, wallMillis: Date.now() - startedAt, srcHash, pagesHandled: 0, error: String((error as Error)?.stack ?? error) };
     }

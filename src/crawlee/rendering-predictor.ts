@@ -72,6 +72,8 @@ export const CHECK_PENDING_MILLIS = 60_000;
 /** Plugs into AdaptivePlaywrightCrawler as `renderingTypePredictor`. Lives in memory: a resumed crawl learns again. */
 export class TemplateRenderingPredictor {
     readonly #tallies = new Map<string, Tally>();
+    /** Neighbourhood key → pages believed over plain HTTP that it served in full (not thin): evidence short of a check. */
+    readonly #servedInFull = new Map<string, number>();
     /** Host key → when its check of a page predicted static was drawn; cleared when a result is stored. */
     readonly #pendingChecks = new Map<string, number>();
 
@@ -111,12 +113,12 @@ export class TemplateRenderingPredictor {
         // the succession rule counts them all (a template's own few pages would ask for far more checks).
         const host = this.#tallies.get(keys.host);
         if (host && host.static > 0 && host.clientOnly === 0) {
-            return { renderingType: 'static', detectionProbabilityRecommendation: successionDetection(host.static) };
+            return { renderingType: 'static', detectionProbabilityRecommendation: successionDetection(this.#alike(keys.host, host)) };
         }
         for (const level of LEVELS) {
             const tally = this.#tallies.get(keys[level]);
             if (!tally || tally.static + tally.clientOnly === 0) continue;
-            if (tally.clientOnly === 0) return { renderingType: 'static', detectionProbabilityRecommendation: successionDetection(tally.static) };
+            if (tally.clientOnly === 0) return { renderingType: 'static', detectionProbabilityRecommendation: successionDetection(this.#alike(keys[level], tally)) };
             // Rendered anyway: a check costs one plain-HTTP fetch more, so a neighbourhood not yet known for sure (mixed,
             // or known only by its host) is always checked.
             const known = tally.static === 0 && level !== 'host';
@@ -147,6 +149,24 @@ export class TemplateRenderingPredictor {
             this.#pendingChecks.delete(keys.host);
             this.#count(Object.values(keys), renderingType);
         }
+    }
+
+    /**
+     * A page predicted static, not checked, whose plain-HTTP fetch was believed: it was no shell and not thin, so
+     * HTTP served a page in full. The succession rule counts it with the checked pages of its neighbourhoods. Counting
+     * checks alone, evidence grew only as fast as checks finished, one at a time per host, and the next check came
+     * after about n + 2 pages: √(2N) checks for N pages, back to back (13 renders in 100 stanford-cs pages, each
+     * 1.5–3 s, which set the crawl's wall time). Counted, checks fall off as the rule says, to its floor.
+     */
+    noteServedInFull(request: { url: string; loadedUrl?: string }): void {
+        const keys = keysOf(request.loadedUrl ?? request.url);
+        if (!keys) return;
+        for (const key of Object.values(keys)) this.#servedInFull.set(key, (this.#servedInFull.get(key) ?? 0) + 1);
+    }
+
+    /** Pages of a neighbourhood known to render alike, all static: its checked pages and those HTTP served in full. */
+    #alike(key: string, tally: Tally): number {
+        return tally.static + (this.#servedInFull.get(key) ?? 0);
     }
 
     /** A thin page rendered after its plain-HTTP fetch, and how the two compared: for all pages and for thin ones. */

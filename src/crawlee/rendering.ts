@@ -150,7 +150,12 @@ export class RenderingLedger {
     refusesPlainHttp(context: CrawlingContext, html: string, page: PageData): boolean {
         if (!this.checking || !isAdaptivePlainHttpRun(context)) return false;
         const shell = looksClientRendered(html, page);
-        if (!shell && !(looksThin(html, page) && this.predictor.shouldRenderThin(context.request))) return false;
+        const thin = !shell && looksThin(html, page);
+        if (!shell && !(thin && this.predictor.shouldRenderThin(context.request))) {
+            // (A detection's plain-HTTP rerun never comes here: Crawlee compares it and teaches the predictor.)
+            if (!thin) this.predictor.noteServedInFull(context.request);
+            return false;
+        }
         // Kept for the comparison with the browser run that follows (a shell is never static).
         this.refused.set(context.request, summarizeRendering(page, shell));
         this.record(context, page, true);

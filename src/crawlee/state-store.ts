@@ -71,7 +71,9 @@ export class StateStore<T> {
         this.seq += 1;
         const key = `FOCUS_STATE_${this.epoch}_${this.slot}`;
         this.slot = this.slot === 'A' ? 'B' : 'A';
-        await this.store.setValue(key, { seq: this.seq, state } satisfies Stored<T>);
+        // Serialised here, compact: given an object, the store pretty-prints it, and the write took about 5 times longer
+        // (a 1.8 MB frontier: 40 ms against 8 ms), time every page handled meanwhile waits for.
+        await this.store.setValue(key, JSON.stringify({ seq: this.seq, state } satisfies Stored<T>), { contentType: 'application/json; charset=utf-8' });
         if (this.staleKeys.length > 0) {
             // Older runs' snapshots go once this run has one; in the background, as a dead run's lock may linger.
             const stale = this.staleKeys;

@@ -28,6 +28,22 @@ describe('TemplateRenderingPredictor', () => {
         expect(predictor.recommend(at('/news/2016/02/item.html')).detectionProbabilityRecommendation).toBe(1 / 3);
     });
 
+    it('counts pages plain HTTP served in full with the checked ones, so checks fall off with the pages read, not with the checks made', () => {
+        const predictor = new TemplateRenderingPredictor();
+        predictor.storeResult(at('/'), 'static');
+        expect(predictor.recommend(at('/guide/a.html')).detectionProbabilityRecommendation).toBe(1 / 3);
+        for (let i = 0; i < 8; i++) predictor.noteServedInFull(at(`/guide/p${i}.html`));
+        // one check and eight pages served in full: nine pages alike on the host, 1/11
+        expect(predictor.recommend(at('/guide/b.html'))).toEqual({ renderingType: 'static', detectionProbabilityRecommendation: successionDetection(9) });
+        for (let i = 0; i < 40; i++) predictor.noteServedInFull(at(`/guide/q${i}.html`));
+        expect(predictor.recommend(at('/guide/c.html')).detectionProbabilityRecommendation).toBe(MIN_DETECTION);
+        // served pages never outweigh a page that needed the browser: its neighbourhood is rendered
+        predictor.storeResult(at('/app/list.html'), 'clientOnly');
+        expect(predictor.recommend(at('/app/other.html')).renderingType).toBe('clientOnly');
+        // and on a mixed host, a directory whose pages were only served, never checked, is rendered and checked
+        expect(predictor.recommend(at('/guide/d.html'))).toEqual({ renderingType: 'clientOnly', detectionProbabilityRecommendation: 1 });
+    });
+
     it('never fetches over HTTP where a page of the neighbourhood needed the browser, and checks new parts of such a site', () => {
         const predictor = new TemplateRenderingPredictor();
         predictor.storeResult(at('/papers.html'), 'clientOnly');
