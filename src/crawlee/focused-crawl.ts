@@ -301,6 +301,8 @@ export class FocusedCrawl {
     private tracksSending = false;
     /** When each request's navigation began (after the scope guard), to time the navigation itself. */
     private readonly navigationStarted = new WeakMap<object, number>();
+    /** The signal of the link each request was fetched through, kept from its navigation for its failed-request handler (the frontier has let go of it by then). */
+    private readonly fetchedVia = new WeakMap<object, LinkSignal | null>();
     /** Text fingerprint of every delivered page → its URL: one text is delivered once. */
     private readonly delivered = new Map<number, string>();
     private readonly deliveredUrls = new Set<string>();
@@ -485,11 +487,14 @@ export class FocusedCrawl {
 
     /**
      * Wraps a request handler: the page is scored, its links are offered to the frontier and it is delivered
-     * before `userHandler` runs; the handler reads the result with {@link pageFocus}.
+     * before `userHandler` runs; the handler reads the result with {@link pageFocus}. It runs once per page: not in
+     * the plain-HTTP rerun by which AdaptivePlaywrightCrawler learns how a page renders (Crawlee drops that run's
+     * results, but not what a handler does outside them, such as counting pages or writing to a database).
      */
     handler<Context extends CrawlingContext>(userHandler?: (context: Context) => Promise<unknown> | unknown) {
         return async (context: Context): Promise<void> => {
-            if (!(await this.processPage(context))) return;
+            const rerun = this.renderings.isDetectionRerun(context);
+            if (!(await this.processPage(context)) || rerun) return;
             // A page the hook did not read (an error status) is done too, before the user's handler may fail.
             if (this.manager.isShared) await this.manager.settle(context.request);
             await userHandler?.(context);
@@ -519,6 +524,7 @@ export class FocusedCrawl {
                 this.countFailure('not-sent', undefined, request);
             } else {
                 this.countFailure(error instanceof DocumentFetchError ? error.reason : failureReason(error, request.errorMessages), request.url, request);
+                this.focus?.observeUnproductiveLink(this.fetchedVia.get(request) ?? null);
                 // A page that failed for good was fetched all the same: it counts on the harvest curve of a shared crawl.
                 if (this.learning) {
                     this.logEvent(request, { kind: 'unread', url: request.url });
@@ -565,6 +571,7 @@ export class FocusedCrawl {
             else if (gotOptions) this.guardHttpRedirects(context, gotOptions);
             context.request.userData.__focusNavigated = true; // from here on, a failure may be the site's
             this.navigationStarted.set(context.request, performance.now());
+            this.fetchedVia.set(context.request, this.manager.entryOf(context.request)?.signal ?? null);
         };
     }
 
@@ -871,6 +878,7 @@ export class FocusedCrawl {
         const status = responseStatus(context);
         if (status !== null && status >= 400) {
             this.countFailure(`http-${status}`, request.loadedUrl ?? request.url, request);
+            this.focus?.observeUnproductiveLink(entry?.signal ?? null);
             return unread();
         }
         const read = await this.readPage(context);
@@ -938,7 +946,9 @@ export class FocusedCrawl {
         // A soft 404 (the site's error page, served with 200) failed: nothing to judge, follow or deliver.
         if (seen.kind === 'soft-404') this.countFailure('soft-404');
         const duplicate = seen.kind === 'duplicate' || seen.kind === 'soft-404';
-        const verdict = duplicate || nearDuplicateOf !== undefined ? undefined : this.focus?.observePage(page, via, this.manager);
+        const repeated = duplicate || nearDuplicateOf !== undefined;
+        if (repeated) this.focus?.observeUnproductiveLink(via);
+        const verdict = repeated ? undefined : this.focus?.observePage(page, via, this.manager);
         if (verdict?.rescore) this.manager.rescore();
         const relevance = verdict?.relevance ?? this.focus?.relevance(page) ?? 0;
         if (depth === 0) this.focus?.noteSeedLanguage(page.lang ?? null);

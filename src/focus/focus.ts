@@ -322,6 +322,19 @@ export class Focus {
     }
 
     /**
+     * A link that was fetched and paid off nothing without a page to judge: its fetch failed (an error status, a
+     * timeout), or its page repeated one already read (a duplicate, a near-duplicate, a soft 404). The calibration
+     * counts it as unproductive. Counted only on pages that were judged, the probabilities were those of links whose
+     * fetch succeeded with new text, and the estimated recall took every unfetched link for that good: on stanford-cs,
+     * whose pages link to 891 pages missing from the capture, 679 leftover links came to 110 relevant pages left where
+     * the site has 20 (estimate 0.21, true recall 0.90).
+     */
+    observeUnproductiveLink(via: LinkSignal | null): void {
+        if (via === null || via.fixed !== undefined || via.continues !== undefined) return;
+        this.#calibration.learn(this.score(via), false);
+    }
+
+    /**
      * The probability that the page behind a link with this score is productive (relevant, with new text), with a
      * credible interval, calibrated on the links this crawl fetched (see calibration.ts).
      */

@@ -19,10 +19,13 @@ interface AdaptiveRun {
     /** AdaptivePlaywrightCrawler's counts of handler runs. */
     httpRuns: number;
     browserRuns: number;
+    /** The pages the user's handler ran for, one entry per run. */
+    userHandlerRuns: string[];
 }
 
 async function crawlAdaptive(site: TestSite, crawlerOptions: Record<string, unknown> = {}): Promise<AdaptiveRun> {
     site.requests.length = 0;
+    const userHandlerRuns: string[] = [];
     const focused = await createFocusedCrawler({
         mode: 'adaptive',
         startUrls: [`${site.url}/`],
@@ -32,6 +35,7 @@ async function crawlAdaptive(site: TestSite, crawlerOptions: Record<string, unkn
         stop: 'never',
         storageDir: mkdtempSync(join(tmpdir(), 'cf-adaptive-')),
         crawlerOptions,
+        requestHandler: ({ request }) => void userHandlerRuns.push(new URL(request.loadedUrl ?? request.url).pathname),
     });
     const report = await focused.run();
     const { items } = await (await Dataset.open(undefined, { config: focused.focus.config })).getData();
@@ -41,6 +45,7 @@ async function crawlAdaptive(site: TestSite, crawlerOptions: Record<string, unkn
         delivered: items.map((item) => new URL(String(item.url)).pathname),
         httpRuns: stats.httpOnlyRequestHandlerRuns ?? 0,
         browserRuns: stats.browserRequestHandlerRuns ?? 0,
+        userHandlerRuns,
     };
 }
 
@@ -62,6 +67,8 @@ describe('adaptive mode (AdaptivePlaywrightCrawler)', () => {
         expect(run.report.pagesProcessed).toBe(ALL_PAGES.length);
         expect(run.report.relevantPages).toBe(ALL_PAGES.length);
         expect([...run.delivered].sort()).toEqual([...ALL_PAGES].sort()); // each page delivered exactly once
+        // and the user's handler ran once per page: not again in the plain-HTTP rerun, whose results Crawlee drops
+        expect([...run.userHandlerRuns].sort()).toEqual([...ALL_PAGES].sort());
     }, 120_000);
 
     it('fetches static pages over plain HTTP and renders the app shell whose links need JavaScript', async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFocusedCrawler, pageFocus } from '../../src/index.js';
 import type { FocusReport } from '../../src/index.js';
 import { page, startSite } from '../helpers/site-server.js';
-import type { TestSite } from '../helpers/site-server.js';
+import type { Route, TestSite } from '../helpers/site-server.js';
 
 log.setLevel(LogLevel.WARNING);
 
@@ -134,5 +134,32 @@ describe('focused crawl in http mode (CheerioCrawler)', () => {
         expect(report.relevantPages).toBe(3);
         expect(report.topPages.map((p) => p.url).sort()).toEqual([...delivered].sort());
         expect(report.pagesFetched).toBeLessThan(11);
+    });
+});
+
+describe('the estimated recall in http mode', () => {
+    it('learns its link probabilities from every fetched link: pages read, failed fetches and repeated pages alike', async () => {
+        const body = (i: number) => `<main><h1>Robot ${i}</h1><p>Robots and robot research: robot ${i} is built in our robot lab, one robot of many.</p></main>`;
+        const routes: Record<string, Route> = {};
+        // 12 robot links: 4 pages that read, 4 missing (404), 2 that fail (500), 2 copies of the first page
+        routes['/'] = page('Robots', `<main><h1>Robots</h1><ul>${Array.from({ length: 12 }, (_, i) => `<li><a href="/robots/r${i}">Robot ${i}</a></li>`).join('')}</ul></main>`);
+        for (const i of [0, 1, 2, 3]) routes[`/robots/r${i}`] = page(`Robot ${i}`, body(i));
+        for (const i of [8, 9]) routes[`/robots/r${i}`] = (_req, res) => void res.writeHead(500).end('down');
+        for (const i of [10, 11]) routes[`/robots/r${i}`] = page('Robot 0', body(0));
+        const site = await startSite(routes);
+        try {
+            const storageDir = mkdtempSync(join(tmpdir(), 'cf-http-'));
+            const focused = await createFocusedCrawler({ mode: 'http', storageDir, startUrls: [`${site.url}/`], query: 'robot', maxPages: 20, maxConcurrency: 2, maxRequestRetries: 0, stop: 'never' });
+            const report = await focused.run();
+            expect(report.pagesFetched).toBe(13);
+            const bins = focused.focus.focus!.toJSON().calibration!.bins;
+            const links = bins.reduce((sum, [, count]) => sum + count, 0);
+            const productive = bins.reduce((sum, [, , paid]) => sum + paid, 0);
+            // the seed teaches nothing; each of the 12 links does, and only the 4 pages read paid off
+            expect(links).toBe(12);
+            expect(productive).toBe(4);
+        } finally {
+            await site.close();
+        }
     });
 });

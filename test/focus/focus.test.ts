@@ -42,6 +42,20 @@ describe('Focus', () => {
         expect(focus.linkWeights).toEqual(PRIOR_WEIGHTS);
     });
 
+    it('counts links whose fetch failed or repeated a page as unproductive in the calibration, and seeds not at all', () => {
+        const focus = new Focus('student housing', { seedUrls: [SEED] });
+        const { score, signal } = focus.scoreLink({ url: `${SEED}housing/halls`, anchor: 'Student housing', context: '', depth: 1 }, parent);
+        for (let i = 0; i < 6; i++) focus.observePage(pageAt(`${SEED}housing/${i}`, `Student housing hall ${i}: rooms, rents and how to apply for student housing.`), signal);
+        const afterPaidOff = focus.linkProbability(score).probability;
+        expect(afterPaidOff).toBeGreaterThan(0.6);
+        for (let i = 0; i < 12; i++) focus.observeUnproductiveLink(signal);
+        expect(focus.linkProbability(score).probability).toBeLessThan(afterPaidOff - 0.2);
+        const settled = focus.linkProbability(score).probability;
+        focus.observeUnproductiveLink(focus.seedSignal(SEED));
+        focus.observeUnproductiveLink(null);
+        expect(focus.linkProbability(score).probability).toBe(settled);
+    });
+
     it('learns the link model from pages fetched through scored links', () => {
         const focus = new Focus('student housing', { seedUrls: [SEED] });
         const { signal } = focus.scoreLink({ url: `${SEED}housing/halls`, anchor: 'Student housing', context: '', depth: 1 }, parent);
