@@ -504,8 +504,8 @@ export class FocusedCrawl {
     /**
      * The same page hook as a router middleware: `router.use(focus.middleware())`. Unlike {@link handler}, it cannot
      * keep the route handler from running on a plain-HTTP page that AdaptivePlaywrightCrawler renders next (an app
-     * shell, a thin page);
-     * `pageFocus` is undefined there, and Crawlee discards that run's results.
+     * shell, a thin page; `pageFocus` is undefined there), nor in the plain-HTTP rerun of a detection. Crawlee
+     * discards both runs' results, but not what a route handler does outside them.
      */
     middleware<Context extends CrawlingContext>() {
         return async (context: Context): Promise<void> => {
