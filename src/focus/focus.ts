@@ -222,7 +222,7 @@ export class Focus {
         const learnable = via !== null && via.fixed === undefined;
         // The link's features as they were when it was queued: the page itself is not yet part of its locality.
         const features = learnable ? linkFeatures(via, this.#termWeights, this.#locality) : null;
-        const takenScore = learnable ? this.score(via) : null;
+        const takenScore = this.#calibrationScore(via);
         const { hit, novel, stop } = this.#adaptive.observe({
             relevance,
             markdown: page.markdown,
@@ -233,8 +233,7 @@ export class Focus {
         // ([I] pagesift's target is relevance ≥ MIN_RELEVANCE; on acl2020 that rewarded links into filter
         // listings that repeat paper cards already read, and the parent weight rose until they filled the budget).
         const modelChanged = features !== null && this.#model.learn(features, novel);
-        // A listing page pays off through the items it reveals, one hop later: its score says nothing about itself.
-        if (takenScore !== null && via?.continues === undefined) this.#calibration.learn(takenScore, novel);
+        if (takenScore !== null) this.#calibration.learn(takenScore, novel);
         const weightsMoved = this.#termWeights.weightsMoved();
         const portalClosed = this.#noteEnglishHome(page);
         // The first page of a series whose links were held at their own score (`isUntestedSeries`): they drop back
@@ -330,8 +329,17 @@ export class Focus {
      * the site has 20 (estimate 0.21, true recall 0.90).
      */
     observeUnproductiveLink(via: LinkSignal | null): void {
-        if (via === null || via.fixed !== undefined || via.continues !== undefined) return;
-        this.#calibration.learn(this.score(via), false);
+        const score = this.#calibrationScore(via);
+        if (score !== null) this.#calibration.learn(score, false);
+    }
+
+    /**
+     * The score a fetched link teaches the calibration, or null for none: seeds and sitemap URLs have fixed scores,
+     * and a listing's next page pays off through the items it reveals, one hop later, so its score says nothing
+     * about itself.
+     */
+    #calibrationScore(via: LinkSignal | null): number | null {
+        return via === null || via.fixed !== undefined || via.continues !== undefined ? null : this.score(via);
     }
 
     /**
