@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as delay } from 'node:timers/promises';
 
 /**
  * The bundled demo/site folder. Resolved from this module's own location, which is two levels below the
@@ -28,6 +29,12 @@ export interface DemoSiteOptions {
      * @default DEFAULT_DEMO_SITE_ROOT (the bundled demo/site folder)
      */
     root?: string;
+    /**
+     * Each answer waits this long first, as a remote site's would (a crawl shared by workers lasts long enough for all
+     * of them to take part).
+     * @default 0
+     */
+    latencyMillis?: number;
 }
 
 /** One request as the server answered it. */
@@ -97,7 +104,8 @@ const MONTH_PATTERN = /^(\d{4,})-(0[1-9]|1[0-2])$/;
  * file; `/dir` redirects to `/dir/`; `/events/calendar/?month=YYYY-MM` is rendered for any month.
  */
 export async function startDemoSite(options: DemoSiteOptions = {}): Promise<DemoSite> {
-    const { port = 0, host = '127.0.0.1' } = options;
+    const { port = 0, host = '127.0.0.1', latencyMillis = 0 } = options;
+    if (!(latencyMillis >= 0)) throw new RangeError(`latencyMillis must be a number ≥ 0, got ${latencyMillis}`);
     const root = resolve(options.root ?? DEFAULT_DEMO_SITE_ROOT);
     await stat(join(root, 'index.html')).catch(() => {
         throw new Error(`The demo site is missing: no index.html in ${root}. Pass \`root\` pointing at a demo/site folder, or reinstall crawlee-focus (its package includes demo/).`);
@@ -105,7 +113,8 @@ export async function startDemoSite(options: DemoSiteOptions = {}): Promise<Demo
 
     const requests: DemoSiteRequest[] = [];
     const server = createServer((req, res) => {
-        handle(root, req, res)
+        delay(latencyMillis)
+            .then(() => handle(root, req, res))
             .catch(() => send(res, 500, 'text/plain; charset=utf-8', 'Internal server error\n'))
             .finally(() => requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', status: res.statusCode }));
     });

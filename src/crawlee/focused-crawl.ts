@@ -928,7 +928,7 @@ export class FocusedCrawl {
      * Teaches the learners one page, read here or (from a shared crawl's log) by another worker: the trap learner and
      * its rewrite rules, the near-duplicate check, and the focus (facets, link model, harvest, adaptive stop).
      */
-    private learnPage({ page, prints, simHash: fingerprint, via, depth }: { page: FocusPage; prints: TextPrints; simHash: SimHash | null; via: LinkSignal | null; depth: number }): {
+    private learnPage({ page, prints, simHash: fingerprint, via, depth, judged }: { page: FocusPage; prints: TextPrints; simHash: SimHash | null; via: LinkSignal | null; depth: number; judged?: number }): {
         seen: Seen;
         nearDuplicateOf: string | undefined;
         verdict: PageVerdict | undefined;
@@ -948,9 +948,9 @@ export class FocusedCrawl {
         const duplicate = seen.kind === 'duplicate' || seen.kind === 'soft-404';
         const repeated = duplicate || nearDuplicateOf !== undefined;
         if (repeated) this.focus?.observeUnproductiveLink(via);
-        const verdict = repeated ? undefined : this.focus?.observePage(page, via, this.manager);
+        const verdict = repeated ? undefined : this.focus?.observePage(page, via, this.manager, judged);
         if (verdict?.rescore) this.manager.rescore();
-        const relevance = verdict?.relevance ?? this.focus?.relevance(page) ?? 0;
+        const relevance = verdict?.relevance ?? judged ?? this.focus?.relevance(page) ?? 0;
         if (depth === 0) this.focus?.noteSeedLanguage(page.lang ?? null);
         return { seen, nearDuplicateOf, verdict, relevance, duplicate };
     }
@@ -973,7 +973,8 @@ export class FocusedCrawl {
 
     private applyPageEvent(event: ReadPageEvent): void {
         const page: FocusPage = { url: event.url, title: event.title, markdown: event.markdown, linkCount: event.linkCount, proseWords: event.proseWords, lang: event.lang };
-        const { verdict } = this.learnPage({ page, prints: event.prints, simHash: event.simHash, via: event.via, depth: event.depth });
+        // Scored once, by the worker that read it.
+        const { verdict } = this.learnPage({ page, prints: event.prints, simHash: event.simHash, via: event.via, depth: event.depth, judged: event.relevance });
         this.pagesProcessed += 1;
         if (event.delivered) {
             // Delivered by that worker: its text, and texts nearly like it, are not delivered again here.

@@ -67,8 +67,9 @@ export interface SharedLearningOptions {
  * Keeps a worker's learners in step with the whole shared crawl: replays, in log order, the events the other workers
  * committed (its own were learned when its pages were read). Every worker learns from every page once, so the trap
  * learner, the rewrite rules, the link model, the facet statistics, the harvest and the adaptive stop are the crawl's,
- * not the worker's. The learners' counts add up the same in any order; only the online link model and the first
- * copy of a repeated text depend on the order, which differs between workers by the pages in flight.
+ * not the worker's. A replayed page keeps the relevance its reader scored (a page is scored once), so the counts add
+ * up the same in any order; only the online link model and which copy of a repeated text comes first depend on the
+ * order, which differs between workers by the pages in flight.
  */
 export class SharedLearning {
     readonly #store: FrontierStore<unknown>;

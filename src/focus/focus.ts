@@ -211,11 +211,13 @@ export class Focus {
      * Judges a fetched page (every page, useful or not) and learns from it.
      *
      * @param via The signal of the link the page was fetched through; null for seeds and sitemap URLs.
+     * @param judged The page's relevance when it was already scored elsewhere (another worker of a shared crawl read
+     *   it): a page is scored once, so every worker's stop rule and harvest weigh it alike whatever order they learn in.
      */
-    observePage(page: FocusPage, via: LinkSignal | null, frontier?: FrontierLinks): PageVerdict {
+    observePage(page: FocusPage, via: LinkSignal | null, frontier?: FrontierLinks, judged?: number): PageVerdict {
         const facets = Facets.of(this.query, page.title, locator(page.url), page.markdown);
         this.#facets.observe(facets);
-        const relevance = this.#facets.relevance(facets);
+        const relevance = judged ?? this.#facets.relevance(facets);
         this.#termWeights.observe(facets.bodyTerms);
         this.#pagesObserved += 1;
 

@@ -183,6 +183,20 @@ describe('Focus', () => {
         expect(focus.toJSON()).toEqual(before);
     });
 
+    it('takes the relevance a page was already judged with (another worker read it), and still learns its statistics', () => {
+        const page = pageAt(`${SEED}visa`, '# Visa\n\nVisa rules for every student visa.', 'Visa');
+        const judgedElsewhere = new Focus('visa', { seedUrls: [SEED] });
+        const verdict = judgedElsewhere.observePage(page, null, undefined, 0);
+        expect(verdict.relevance).toBe(0);
+        expect(verdict.hit).toBe(false);
+        expect(judgedElsewhere.summary().relevantPages).toBe(0);
+        // The facet statistics saw the page all the same: the next page is judged as after one read here.
+        const readHere = new Focus('visa', { seedUrls: [SEED] });
+        readHere.observePage(page, null);
+        const next = pageAt(`${SEED}fees`, 'Visa fees and forms.', 'Fees');
+        expect(judgedElsewhere.relevance(next)).toBe(readHere.relevance(next));
+    });
+
     it('summarises per term, with the harvest rate', () => {
         const focus = new Focus('student housing', { seedUrls: [SEED] });
         focus.observePage(pageAt(`${SEED}housing`, '# Student housing\n\nStudent housing halls and rents for every student.', 'Student housing'), null);

@@ -16,7 +16,7 @@ describe.skipIf(redisUnavailable !== null)('the adaptive stop of a shared crawl'
     let site: Awaited<ReturnType<typeof startDemoSite>>;
     beforeAll(async () => {
         redis = await startRedis();
-        site = await startDemoSite();
+        site = await startDemoSite({ latencyMillis: 30 });
     });
     afterAll(async () => {
         await site?.close();
