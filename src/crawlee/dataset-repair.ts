@@ -19,9 +19,11 @@ export function localDatasetDirectory(config: Configuration): string | null {
 /**
  * Makes a local dataset readable again after a kill -9. Crawlee writes one file per item in place (not atomically)
  * and locks it with a lock folder, so a kill can leave an empty or cut item and a lock that stalls the next write.
- * Such an item belongs to a page whose request was not yet handled, so the resumed crawl delivers that page again:
- * the torn file is dropped, the numbering is closed up by moving the last items into the holes (Crawlee numbers the
- * next item from the file count), and stale locks are removed. Returns how many items were dropped.
+ * It numbers an item before writing it, so two concurrent writes can also leave a hole: item 6 written, item 5 not
+ * yet begun. Such an item belongs to a page whose request was not yet handled, so the resumed crawl delivers that
+ * page again: the torn file is dropped, the numbering is closed up by moving the last items into the holes (Crawlee
+ * numbers the next item from the count, and would overwrite the item after a hole), and stale locks are removed.
+ * Returns how many items were dropped.
  * Call it before the dataset is opened in this process.
  */
 export async function repairTornDatasetItems(directory: string): Promise<number> {
@@ -44,11 +46,11 @@ export async function repairTornDatasetItems(directory: string): Promise<number>
     }
     const dropped = items.length - good.length;
     await fixMetadataCount(directory, good.length);
-    if (dropped === 0) return 0;
     // Items 1…good.length must all exist: move the highest-numbered survivors into the holes.
     const wanted = Array.from({ length: good.length }, (_, i) => `${String(i + 1).padStart(9, '0')}.json`);
     const present = new Set(good);
-    const movable = good.filter((name) => !wanted.includes(name)).reverse();
+    const wantedSet = new Set(wanted);
+    const movable = good.filter((name) => !wantedSet.has(name)).reverse();
     for (const hole of wanted.filter((name) => !present.has(name))) await rename(join(directory, movable.pop()!), join(directory, hole));
     return dropped;
 }

@@ -1142,7 +1142,7 @@ export class FocusedCrawl {
      */
     private countFailure(reason: string, url?: string, request?: Request): void {
         this.failures.set(reason, (this.failures.get(reason) ?? 0) + 1);
-        if (url !== undefined && SERVER_FAILURE.test(reason)) this.trapLearner.observeFailure(url);
+        if (url !== undefined && SERVER_FAILURE.test(reason)) this.trapLearner.observeFailure(url, HOST_FAILURE.test(reason));
         if (request) this.logEvent(request, { kind: 'failure', reason, url: url ?? null });
     }
 
@@ -1273,7 +1273,10 @@ function markSent(request: { userData: Dictionary }): void {
 }
 
 /** Failure reasons that come from the server (not from our own limits or guards): they teach the trap learner. */
-const SERVER_FAILURE = /^(?:http-\d{3}|timeout|connection-error)$/;
+const SERVER_FAILURE = /^(?:http-\d{3}|timeout|connection-error|host-unreachable)$/;
+
+/** Server failures that speak for the whole host: it cannot be reached, or a gateway cannot reach it. */
+const HOST_FAILURE = /^(?:host-unreachable|http-502|http-504)$/;
 
 /** Errors that say the resource is not a page we can read: retrying cannot help. */
 const PERMANENT_FAILURE = /served Content-Type|Download is starting|ERR_INVALID_RESPONSE|ERR_UNKNOWN_URL_SCHEME|ERR_TOO_MANY_REDIRECTS|Redirected \d+ times|redirect blocked|ERR_UNSAFE_REDIRECT|Unsupported protocol/i;
@@ -1319,6 +1322,8 @@ function failureReason(error: Error, messages: string[]): string {
     if (/timed? ?out|timeout/i.test(text)) return 'timeout';
     if (/redirect/i.test(text)) return 'redirect';
     if (/content-?type|not supported|mime|download is starting/i.test(text)) return 'unsupported-content-type';
+    // The host, not the page: its name does not resolve, nothing listens, or the proxy cannot open a tunnel to it.
+    if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ERR_NAME_NOT_RESOLVED|ERR_CONNECTION_REFUSED|ERR_ADDRESS_UNREACHABLE|ERR_TUNNEL_CONNECTION_FAILED/.test(text)) return 'host-unreachable';
     if (/ECONNRESET|socket hang up|aborted|ERR_CONNECTION|ERR_EMPTY_RESPONSE/i.test(text)) return 'connection-error';
     const status = /status code:? (\d{3})|\b(\d{3})\b.*(?:error|status)/i.exec(text);
     if (status) return `http-${status[1] ?? status[2]}`;

@@ -2,6 +2,7 @@ import { DEFAULT_DELTA } from '../stat/index.js';
 import { failureShape, hostOf, shapeKey, urlShape } from '../url/index.js';
 import { CatchAllPages, type CatchAllPagesJSON } from './catch-all.js';
 import { FailureLedger } from './failure-ledger.js';
+import type { FailureLedgerJSON } from './failure-ledger.js';
 import { textPrints } from './fingerprint.js';
 import type { TextPrints } from './fingerprint.js';
 import {
@@ -83,7 +84,7 @@ export interface TrapLearnerJSON {
     pages: [number, string][];
     templates: { shapeKey: string; shape: string; fetched: number; repeated: number; skeletons: number[] }[];
     /** Fetches and failures per host and per failure template (absent before failures were learned). */
-    failures?: { hosts: Array<[string, number, number]>; templates: Array<[string, number, number]>; directories?: Array<[string, number, number]> };
+    failures?: { hosts: FailureLedgerJSON; templates: FailureLedgerJSON; directories?: FailureLedgerJSON };
     /** Repeated texts and the catch-all pages among them (absent before soft 404s were learned). */
     catchAll?: CatchAllPagesJSON;
     rules: RewriteRuleLearnerJSON;
@@ -176,9 +177,13 @@ export class TrapLearner implements DemotionSource {
      * fetches fail is demoted like a trap, and so is a host none of whose fetches succeeded (a subdomain that is down,
      * or missing from a capture, fails under every template); both are restored when their fetches succeed again. A
      * host with a failing template among working ones is not failing: its template is.
+     *
+     * @param ofHost The failure is the host's, not the page's: its name does not resolve, it refuses connections, or a
+     *   gateway cannot reach it (502, 504). One such failure fails a host none of whose fetches succeeded, so links to a
+     *   subdomain that is down or missing from a capture sink after one page, not three.
      */
-    observeFailure(url: string): void {
-        this.recordFetch(url, true, true);
+    observeFailure(url: string, ofHost = false): void {
+        this.recordFetch(url, ofHost ? 'decisive' : true, true);
     }
 
     /** Whether every fetch of the URL's host has failed (a failure there is not worth retrying either). */
@@ -193,10 +198,10 @@ export class TrapLearner implements DemotionSource {
         return ledgers.flatMap((ledger) => ledger.failingParts()).map(({ key, fetched, failed }) => ({ part: key, fetched, failed }));
     }
 
-    private recordFetch(url: string, hostFailed: boolean, templateFailed: boolean): void {
+    private recordFetch(url: string, hostFailed: boolean | 'decisive', templateFailed: boolean): void {
         const host = safely(hostOf, url);
         const template = safely(failureShape, url);
-        let changed = host !== null && this.failingHosts.record(host, hostFailed);
+        let changed = host !== null && (hostFailed === 'decisive' ? this.failingHosts.recordDecisive(host) : this.failingHosts.record(host, hostFailed));
         if (template !== null && this.failingTemplates.record(template, templateFailed)) changed = true;
         if (changed) this.generationCount += 1;
     }

@@ -81,6 +81,30 @@ describe('TrapLearner', () => {
         expect(learner.isFailingHost('https://forum.e.org/u/someone')).toBe(false);
     });
 
+    it('fails a host at its first failure when that failure is the host\'s (unreachable, 502, 504) and nothing there succeeded', () => {
+        const learner = new TrapLearner();
+        learner.observe('https://e.org/', 'Home page');
+        const generation = learner.generation;
+        learner.observeFailure('https://news.e.org/', true);
+        expect(learner.generation).toBe(generation + 1);
+        expect(learner.isFailingHost('https://news.e.org/2024/post')).toBe(true);
+        expect(learner.failingParts()).toContainEqual({ part: 'news.e.org', fetched: 1, failed: 1 });
+        // A page-level failure (a 404, a timeout) still needs three.
+        learner.observeFailure('https://docs.e.org/a');
+        expect(learner.isFailingHost('https://docs.e.org/b')).toBe(false);
+        // A host that answered before is not condemned by one gateway error.
+        learner.observe('https://shop.e.org/', 'Shop home');
+        learner.observeFailure('https://shop.e.org/cart', true);
+        expect(learner.isFailingHost('https://shop.e.org/item')).toBe(false);
+        // It survives a snapshot, and the host is restored once a fetch there succeeds.
+        const restored = TrapLearner.fromJSON(JSON.parse(JSON.stringify(learner.toJSON())));
+        expect(restored.isFailingHost('https://news.e.org/2024/post')).toBe(true);
+        restored.observeFailure('https://news.e.org/archive', true);
+        expect(restored.isFailingHost('https://news.e.org/x')).toBe(true);
+        restored.observe('https://news.e.org/latest', 'Latest news, served after all');
+        expect(restored.isFailingHost('https://news.e.org/x')).toBe(false);
+    });
+
     it('honours its options', () => {
         const learner = new TrapLearner({ minFetched: 5, repeatedShare: 0.7 });
         for (let month = 1; month <= 4; month += 1) learner.observe(calendar(month), emptyMonth(month));
