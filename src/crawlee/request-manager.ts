@@ -9,8 +9,8 @@ import type {
     Source,
 } from 'crawlee';
 
-import { BestFirstQueue, HostSchedule, LinkReserve, SkipTally, TieredQueue, TrapLearner, clusterKey } from '../frontier/index.js';
-import type { LinkReserveJSON } from '../frontier/index.js';
+import { BestFirstQueue, HostSchedule, LinkReserve, SkipTally, TieredQueue, TrapLearner, clusterKey, opensSection, pickExploration, sectionOf } from '../frontier/index.js';
+import type { ExplorationCandidate, LinkReserveJSON } from '../frontier/index.js';
 import { addCounts, continuesListing, expectedCount, NO_LINKS } from '../focus/index.js';
 import type { ExpectedCount, Focus, FrontierLinks, LinkSignal } from '../focus/index.js';
 import { cleanUrl, dedupKey, hostOf, shapeKey, skipReason, UrlGlobs } from '../url/index.js';
@@ -189,9 +189,11 @@ export interface FocusedRequestManagerState {
     reserve?: LinkReserveJSON<FrontierEntry>;
     /** Links queued again from the reserve so far. */
     refilled?: number;
-    /** Sections a fetch has entered, and the pages exploration took (absent before exploration). */
+    /** Sections exploration counts as opened, and the pages exploration took (absent before exploration). */
     openedSections?: string[];
     explorations?: number;
+    /** Pages fetched per section not yet opened (absent before it was kept). */
+    sectionFetches?: Array<[string, number]>;
 }
 
 /**
@@ -199,18 +201,6 @@ export interface FocusedRequestManagerState {
  * scores rank what the crawl has evidence for, and a section it never entered has none either way.
  */
 export const EXPLORATION_SHARE = 0.1;
-
-/** The section of a URL: its host and first directory (`example.com/news`); null for a page at the root. */
-function sectionOf(url: string): string | null {
-    let parsed: URL;
-    try {
-        parsed = new URL(url);
-    } catch {
-        return null;
-    }
-    const segments = parsed.pathname.split('/').slice(1);
-    return segments.length >= 2 && segments[0] !== '' ? `${hostOf(parsed)}/${segments[0]!.toLowerCase()}` : null;
-}
 
 /** Reserve links saved in a snapshot at most: a resumed crawl can still refill its queue, and snapshots stay small. */
 const MAX_RESERVE_SAVED = 1_000;
@@ -271,8 +261,10 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /** Relevant pages expected behind dropped links the reserve no longer holds. */
     droppedEarlier: ExpectedCount = NO_LINKS;
     private refilledCount = 0;
-    /** Sections of the site (`sectionOf`) a fetch has entered. */
+    /** Sections of the site (`sectionOf`) exploration counts as opened (`opensSection`). */
     protected readonly openedSections = new Set<string>();
+    /** Pages fetched so far in each section not yet opened. */
+    private readonly sectionFetches = new Map<string, number>();
     /** Pages taken by exploration (`FOCUS_REPORT.exploration`). */
     explorations = 0;
     private scheduled = 0;
@@ -344,6 +336,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         manager.reserve = LinkReserve.fromJSON(state.reserve);
         manager.refilledCount = state.refilled ?? 0;
         for (const section of state.openedSections ?? []) manager.openedSections.add(section);
+        for (const [section, fetches] of state.sectionFetches ?? []) manager.sectionFetches.set(section, fetches);
         manager.explorations = state.explorations ?? 0;
         return manager;
     }
@@ -661,7 +654,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         if (!next) return undefined;
         if (!explored) this.parked.splice(this.parked.indexOf(next), 1);
         else this.explorations++;
-        this.noteSectionOpened(next.entry.url);
+        this.noteSectionOpened(next.entry.url, explored !== undefined);
         this.scheduled++;
         const cluster = clusterKey(next.entry.url);
         this.clusterScheduled.set(cluster, (this.clusterScheduled.get(cluster) ?? 0) + 1);
@@ -675,9 +668,16 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     }
 
     /** A fetch entered the URL's section (a shared crawl: this worker's or another's). */
-    noteSectionOpened(url: string): void {
+    noteSectionOpened(url: string, explored: boolean): void {
         const section = sectionOf(url);
-        if (section !== null) this.openedSections.add(section);
+        if (section === null || this.openedSections.has(section)) return;
+        const fetches = (this.sectionFetches.get(section) ?? 0) + 1;
+        if (opensSection(url, explored, fetches)) {
+            this.openedSections.add(section);
+            this.sectionFetches.delete(section);
+        } else {
+            this.sectionFetches.set(section, fetches);
+        }
     }
 
     /**
@@ -691,21 +691,22 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     }
 
     /**
-     * Exploration: the best link, queued or dropped for room, into a section of the site (its first directory) that no
-     * fetch has opened yet. Link scores rank what the crawl has evidence for; a section it never opened has none
-     * either way (its entry may be demoted as news, or named by nothing in the query), and the relevant content may
-     * be all there. A share of the budget tests those sections, best-scored first; failing or trap URLs are not tried.
+     * Exploration: a link, queued or dropped for room, into a section of the site (its first directory) that no fetch
+     * has opened yet. Link scores rank what the crawl has evidence for; a section it never opened has none either way
+     * (its entry may be demoted as news, or named by nothing in the query), and the relevant content may be all there.
+     * A share of the budget tests those sections, best-scored first, each through its entry (`pickExploration`);
+     * failing or trap URLs are not tried.
      */
     private takeExploration(): { entry: FrontierEntry; score: number } | undefined {
-        let best: { entry: FrontierEntry; score: number; from: 'queue' | 'reserve' } | undefined;
+        const candidates: Array<ExplorationCandidate<{ entry: FrontierEntry; from: 'queue' | 'reserve' }>> = [];
         const consider = (entry: FrontierEntry, score: number, from: 'queue' | 'reserve'): void => {
-            if (best && score <= best.score) return;
-            if (this.isExploratory(entry) && !this.isBusy(hostKey(entry.url))) best = { entry, score, from };
+            if (this.isExploratory(entry) && !this.isBusy(hostKey(entry.url))) candidates.push({ url: entry.url, score, item: { entry, from } });
         };
         for (const item of this.bestFirst ?? []) consider(item.signal, item.score, 'queue');
         for (const { payload } of this.reserve.links('no-room')) if (!this.known.has(payload.uniqueKey)) consider(payload, this.scoreOf(payload), 'reserve');
-        if (!best) return undefined;
-        const { entry, score, from } = best;
+        const picked = pickExploration(candidates);
+        if (!picked) return undefined;
+        const { score, item: { entry, from } } = picked;
         if (from === 'queue') {
             this.bestFirst!.delete(entry.uniqueKey);
             this.changeQueued(hostKey(entry.url), -1);
@@ -1092,6 +1093,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             ...this.reserveJSON(),
             refilled: this.refilledCount,
             openedSections: [...this.openedSections],
+            sectionFetches: [...this.sectionFetches],
             explorations: this.explorations,
         };
     }

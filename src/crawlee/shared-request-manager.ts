@@ -1,7 +1,7 @@
 import { log as crawleeLog } from 'crawlee';
 import type { AddRequestsBatchedOptions, Request, AddRequestsBatchedResult, Dictionary, IRequestManager, RequestQueueOperationOptions, RequestsLike, Source } from 'crawlee';
 
-import { LeaseHeartbeat } from '../frontier/index.js';
+import { LeaseHeartbeat, pickExploration } from '../frontier/index.js';
 import type { FrontierLease, FrontierOffer, FrontierStatus, FrontierStore, LeaseBatch } from '../frontier/index.js';
 import { dedupKey, hostOf, shapeKey } from '../url/index.js';
 import { FocusedRequestManager } from './request-manager.js';
@@ -241,15 +241,15 @@ export class SharedRequestManager extends FocusedRequestManager {
     }
 
     /**
-     * The best queued link into a section of a start site that no worker's fetch has opened (the sections every worker
-     * opened come with the crawl's log), or null: the crawl's exploration share, over the best queued links.
+     * A queued link into a section of a start site that no worker's fetch has opened (the sections every worker opened
+     * come with the crawl's log), chosen as in one process (`pickExploration`), or null: the crawl's exploration share,
+     * over the best queued links.
      */
     private async explorationPick(): Promise<string | null> {
-        let best: FrontierOffer<FetchedEntry> | null = null;
-        for (const entry of await this.store.queuedEntries(EXPLORATION_WINDOW)) {
-            if ((best === null || entry.score > best.score) && this.isExploratory(entry.payload)) best = entry;
-        }
-        return best?.key ?? null;
+        const candidates = (await this.store.queuedEntries(EXPLORATION_WINDOW))
+            .filter((entry) => this.isExploratory(entry.payload))
+            .map((entry) => ({ url: entry.url, score: entry.score, item: entry.key }));
+        return pickExploration(candidates)?.item ?? null;
     }
 
     /**
@@ -301,7 +301,7 @@ export class SharedRequestManager extends FocusedRequestManager {
     noteRemoteFetch(url: string, explored: boolean): void {
         const key = safeDedupKey(url);
         if (key !== null) this.known.add(key);
-        this.noteSectionOpened(url);
+        this.noteSectionOpened(url, explored);
         if (explored) this.explorations++;
     }
 
@@ -324,7 +324,7 @@ export class SharedRequestManager extends FocusedRequestManager {
         request.retryCount = lease.attempts;
         const explored = this.explorationKeys.delete(lease.key);
         if (explored) this.explorations++;
-        this.noteSectionOpened(lease.url);
+        this.noteSectionOpened(lease.url, explored);
         this.held.set(request.id!, { lease, entry, settled: null, lost: false, events: [], explored });
         this.taken++;
         this.lastActivityAt = Date.now();

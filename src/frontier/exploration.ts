@@ -1,0 +1,75 @@
+/**
+ * Exploration: which link a focused crawl spends its exploration share on (see `EXPLORATION_SHARE` in the request
+ * manager). Pure: the request managers feed it their candidates.
+ */
+import { hostOf } from '../url/index.js';
+
+/** The section of a URL: its host and first directory (`example.com/news`); null for a page at the root. */
+export function sectionOf(url: string): string | null {
+    let parsed: URL;
+    try {
+        parsed = new URL(url);
+    } catch {
+        return null;
+    }
+    const segments = parsed.pathname.split('/').slice(1);
+    return segments.length >= 2 && segments[0] !== '' ? `${hostOf(parsed)}/${segments[0]!.toLowerCase()}` : null;
+}
+
+/** Path segments below the host, an index file not counted (`/news/` and `/news/index.html` are both 1). */
+function pathDepth(url: string): number {
+    const segments = new URL(url).pathname.split('/').filter((segment) => segment !== '');
+    const leaf = segments.at(-1);
+    return leaf !== undefined && /^(?:index|default)\.[a-z]+$/i.test(leaf) ? segments.length - 1 : segments.length;
+}
+
+/** Pages of a section that open it for exploration although none was its entry or an exploration pick. */
+export const SECTION_SAMPLE = 3;
+
+/**
+ * Whether a fetch opens the URL's section for exploration: an exploration pick does, so does the section's entry
+ * (`/news/`, `/news/index.html`), whose links show what the section holds, and so do `SECTION_SAMPLE` pages of it
+ * (the crawl is at work there). One page deep in it, reached by a scored link (a news post), shows only itself, so
+ * the section's entry is still explored.
+ *
+ * @param fetches Pages of the section fetched so far, this one included.
+ */
+export function opensSection(url: string, explored: boolean, fetches: number): boolean {
+    return explored || fetches >= SECTION_SAMPLE || pathDepth(url) <= 1;
+}
+
+export interface ExplorationCandidate<T> {
+    url: string;
+    score: number;
+    item: T;
+}
+
+/**
+ * The link to explore among candidates into unopened sections: the section is the one the best-scored candidate leads
+ * into (the crawl's evidence still chooses where to look), and the page is that section's shallowest known link, the
+ * better-scored of equals. A section's entry lists its pages under their own anchors, so one fetch of it tells the
+ * crawl whether the section holds anything on the topic and gives every page there a score of its own; a page deep in
+ * the section tells only about itself (a news post judged off-topic closed a news section whose listing named the
+ * query's subject in twenty headlines).
+ */
+export function pickExploration<T>(candidates: Iterable<ExplorationCandidate<T>>): ExplorationCandidate<T> | undefined {
+    const bySection = new Map<string, Array<ExplorationCandidate<T>>>();
+    let best: { candidate: ExplorationCandidate<T>; section: string } | undefined;
+    for (const candidate of candidates) {
+        const section = sectionOf(candidate.url);
+        if (section === null) continue;
+        (bySection.get(section) ?? bySection.set(section, []).get(section)!).push(candidate);
+        if (!best || candidate.score > best.candidate.score) best = { candidate, section };
+    }
+    if (!best) return undefined;
+    let entry = best.candidate;
+    let entryDepth = pathDepth(entry.url);
+    for (const candidate of bySection.get(best.section)!) {
+        const depth = pathDepth(candidate.url);
+        if (depth < entryDepth || (depth === entryDepth && candidate.score > entry.score)) {
+            entry = candidate;
+            entryDepth = depth;
+        }
+    }
+    return entry;
+}
