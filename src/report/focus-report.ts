@@ -57,8 +57,9 @@ export interface FocusReport {
      */
     reserve: { held: number; refilled: number };
     /**
-     * Pages taken to explore sections of the site (a host's first directory) no fetch had entered, and the sections
-     * entered in all (see `EXPLORATION_SHARE`).
+     * Pages taken to explore sections of the site (a host's first directory) the crawl had not opened, and the
+     * sections opened in all: by an exploration, by the section's entry, or by three of its pages (see
+     * `EXPLORATION_SHARE` and `opensSection`).
      */
     exploration: { pages: number; sectionsOpened: number };
     /** Pages scored from a browser rendering and from plain HTTP by this process (adaptive mode has both). */
@@ -160,7 +161,7 @@ export function formatReport(report: FocusReport): string {
     if (skipped.length > 0) lines.push(`  links skipped: ${skipped.map(([r, n]) => `${r} ${n}`).join(', ')}`);
     const failures = Object.entries(report.failures);
     if (failures.length > 0) lines.push(`  pages failed: ${failures.map(([r, n]) => `${r} ${n}`).join(', ')}`);
-    if (report.exploration.pages > 0) lines.push(`  exploration: ${report.exploration.pages} pages into sections not entered before (${report.exploration.sectionsOpened} sections entered in all)`);
+    if (report.exploration.pages > 0) lines.push(`  exploration: ${report.exploration.pages} pages into sections not opened before (${report.exploration.sectionsOpened} sections opened in all)`);
     if (report.duplicates.length > 0) lines.push(`  duplicates not delivered: ${report.duplicates.length}`);
     const shared = report.sharedCrawl;
     if (shared) {

@@ -166,7 +166,7 @@ export function reportHtml(report: FocusReport, { generatedAt = new Date() }: { 
         ...(estimate ? [figure('estimatedRecall', 'Estimated recall', percent(estimate.value), `interval ${percent(estimate.low)} – ${percent(estimate.high)}`)] : []),
         ...(report.coverage !== null ? [figure('coverage', 'Query coverage', percent(report.coverage), 'query facets with evidence')] : []),
         figure('frontierLeft', 'Links left', String(report.frontierLeft), `queued; ${report.reserve.held} more set aside`),
-        figure('exploration', 'Exploration', String(report.exploration.pages), `pages into sections not entered before (${report.exploration.sectionsOpened} entered)`),
+        figure('exploration', 'Exploration', String(report.exploration.pages), `pages into sections not opened before (${report.exploration.sectionsOpened} opened)`),
         figure('elapsed', 'Time', `${(report.elapsedMillis / 1000).toFixed(1)} s`, `${report.rendering.browser} rendered, ${report.rendering.http} over HTTP`),
     ];
     const total = expectedTotal(report);

@@ -73,6 +73,32 @@ describe('FocusedRequestManager', () => {
         expect(restored.sectionsOpened).toBe(3);
     });
 
+    it('explores a section through its entry, and one deep page of it reached by its score does not close it', async () => {
+        const manager = focusedManager({ maxPages: 30 });
+        await manager.addRequestsBatched([SEED]);
+        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        manager.offerLinks(
+            [
+                ...Array.from({ length: 7 }, (_, i) => ({ url: `https://www.e.edu/international/visa-scholarship-${i}`, anchor: `Visa and scholarship ${i}` })),
+                { url: 'https://www.e.edu/news/scholarships-for-visa-holders', anchor: 'New scholarships for visa holders' },
+                { url: 'https://www.e.edu/news/visa-office-moves', anchor: 'The visa office moves' },
+                { url: 'https://www.e.edu/news/', anchor: 'News' },
+                { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' },
+            ],
+            parent,
+        );
+        const taken: string[] = [];
+        for (let i = 0; i < 9; i++) {
+            const request = (await manager.fetchNextRequest())!;
+            taken.push(request.url);
+            await manager.markRequestHandled(request);
+        }
+        expect(taken).toContain('https://www.e.edu/news/scholarships-for-visa-holders');
+        // The 10th page explores the best unopened section, news, through its entry rather than campus.
+        expect(taken[8]).toBe('https://www.e.edu/news/');
+        expect(manager.sectionsOpened).toBe(2); // international (a sample of its pages) and news
+    });
+
     it('takes the best link first, whatever the order of discovery', async () => {
         const manager = focusedManager();
         await manager.addRequestsBatched([SEED]);
