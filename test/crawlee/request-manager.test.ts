@@ -21,6 +21,22 @@ async function drain(manager: FocusedRequestManager): Promise<string[]> {
 
 const parent = { url: SEED, depth: 0, relevance: 0.2, isHub: false };
 
+const visaLinks = (count: number) => Array.from({ length: count }, (_, i) => ({ url: `https://www.e.edu/international/visa-scholarship-${i}`, anchor: `Visa and scholarship ${i}` }));
+
+/** Handles the seed, offers `links` as the seed's, and takes and handles the next nine pages (the 10th of the crawl explores). */
+async function nineAfterSeed(manager: FocusedRequestManager, links: Array<{ url: string; anchor: string }>): Promise<string[]> {
+    await manager.addRequestsBatched([SEED]);
+    await manager.markRequestHandled((await manager.fetchNextRequest())!);
+    manager.offerLinks(links, parent);
+    const taken: string[] = [];
+    for (let i = 0; i < 9; i++) {
+        const request = (await manager.fetchNextRequest())!;
+        taken.push(request.url);
+        await manager.markRequestHandled(request);
+    }
+    return taken;
+}
+
 describe('FocusedRequestManager', () => {
     it('cleans, filters, scopes and deduplicates every URL, counting skips by reason', async () => {
         const manager = focusedManager();
@@ -45,22 +61,11 @@ describe('FocusedRequestManager', () => {
 
     it('gives one page in ten to a section of the site no fetch has entered, and keeps that across a snapshot', async () => {
         const manager = focusedManager({ maxPages: 30 });
-        await manager.addRequestsBatched([SEED]);
-        await manager.markRequestHandled((await manager.fetchNextRequest())!);
-        manager.offerLinks(
-            [
-                ...Array.from({ length: 40 }, (_, i) => ({ url: `https://www.e.edu/international/visa-scholarship-${i}`, anchor: `Visa and scholarship ${i}` })),
-                { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' },
-                { url: 'https://www.e.edu/library/hours', anchor: 'Library hours' },
-            ],
-            parent,
-        );
-        const taken: string[] = [];
-        for (let i = 0; i < 9; i++) {
-            const request = (await manager.fetchNextRequest())!;
-            taken.push(request.url);
-            await manager.markRequestHandled(request);
-        }
+        const taken = await nineAfterSeed(manager, [
+            ...visaLinks(40),
+            { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' },
+            { url: 'https://www.e.edu/library/hours', anchor: 'Library hours' },
+        ]);
         // pages 2…9 follow the scores; the 10th explores a section never entered (not the visa section)
         expect(taken.slice(0, 8).every((url) => url.includes('/international/'))).toBe(true);
         expect(taken[8]).toMatch(/\/(campus|library)\//);
@@ -75,24 +80,13 @@ describe('FocusedRequestManager', () => {
 
     it('explores a section through its entry, and one deep page of it reached by its score does not close it', async () => {
         const manager = focusedManager({ maxPages: 30 });
-        await manager.addRequestsBatched([SEED]);
-        await manager.markRequestHandled((await manager.fetchNextRequest())!);
-        manager.offerLinks(
-            [
-                ...Array.from({ length: 7 }, (_, i) => ({ url: `https://www.e.edu/international/visa-scholarship-${i}`, anchor: `Visa and scholarship ${i}` })),
-                { url: 'https://www.e.edu/news/scholarships-for-visa-holders', anchor: 'New scholarships for visa holders' },
-                { url: 'https://www.e.edu/news/visa-office-moves', anchor: 'The visa office moves' },
-                { url: 'https://www.e.edu/news/', anchor: 'News' },
-                { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' },
-            ],
-            parent,
-        );
-        const taken: string[] = [];
-        for (let i = 0; i < 9; i++) {
-            const request = (await manager.fetchNextRequest())!;
-            taken.push(request.url);
-            await manager.markRequestHandled(request);
-        }
+        const taken = await nineAfterSeed(manager, [
+            ...visaLinks(7),
+            { url: 'https://www.e.edu/news/scholarships-for-visa-holders', anchor: 'New scholarships for visa holders' },
+            { url: 'https://www.e.edu/news/visa-office-moves', anchor: 'The visa office moves' },
+            { url: 'https://www.e.edu/news/', anchor: 'News' },
+            { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' },
+        ]);
         expect(taken).toContain('https://www.e.edu/news/scholarships-for-visa-holders');
         // The 10th page explores the best unopened section, news, through its entry rather than campus.
         expect(taken[8]).toBe('https://www.e.edu/news/');
