@@ -591,7 +591,14 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         else this.queuedPerHost.delete(host);
     }
 
+    /**
+     * A trap template's links keep a hundredth of their score: its pages load, and repeat what was read. A link whose
+     * host, failure template or directory keeps failing scores 0, behind every link with any evidence (ties with those
+     * that have none): ranked by a hundredth of its score, it outranked the weak links once the good ones ran out, and
+     * the archetype crawl spent 38 of 100 fetches on subdomains missing from the capture.
+     */
     protected adjustForTraps(score: number, shape: string, url: string): number {
+        if (this.trapLearner.isFailingUrl(url)) return 0;
         return this.trapLearner.isDemoted(shape, url) ? score * DEMOTED_TEMPLATE_FACTOR : score;
     }
 

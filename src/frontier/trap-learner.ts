@@ -206,7 +206,8 @@ export class TrapLearner implements DemotionSource {
         if (changed) this.generationCount += 1;
     }
 
-    private isFailingUrl(url: string): boolean {
+    /** Whether the URL's host, failure template or directory is failing: its fetch is all but certain to fail. */
+    isFailingUrl(url: string): boolean {
         if (this.isFailingHost(url)) return true;
         const template = safely(failureShape, url);
         if (template !== null && this.failingTemplates.isFailing(template)) return true;

@@ -93,6 +93,25 @@ describe('FocusedRequestManager', () => {
         expect(manager.sectionsOpened).toBe(2); // international (a sample of its pages) and news
     });
 
+    it('ranks the links of a host that cannot be reached behind every link with any evidence, however weak', async () => {
+        const manager = focusedManager();
+        await manager.addRequestsBatched([SEED]);
+        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        manager.offerLinks(
+            [
+                { url: 'https://forum.e.edu/visa-scholarship-1', anchor: 'Visa and scholarship forum' },
+                { url: 'https://forum.e.edu/visa-scholarship-2', anchor: 'More visa and scholarship questions' },
+                { url: 'https://www.e.edu/misc/page', anchor: 'Page' },
+            ],
+            { ...parent, relevance: 0.05 },
+        );
+        const first = (await manager.fetchNextRequest())!;
+        expect(first.url).toMatch(/^https:\/\/forum\.e\.edu\//);
+        manager.trapLearner.observeFailure(first.url, true);
+        await manager.markRequestHandled(first);
+        expect(await drain(manager)).toEqual(['https://www.e.edu/misc/page', expect.stringMatching(/^https:\/\/forum\.e\.edu\//)]);
+    });
+
     it('takes the best link first, whatever the order of discovery', async () => {
         const manager = focusedManager();
         await manager.addRequestsBatched([SEED]);
