@@ -599,7 +599,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      */
     protected adjustForTraps(score: number, shape: string, url: string): number {
         if (this.trapLearner.isFailingUrl(url)) return 0;
-        return this.trapLearner.isDemoted(shape, url) ? score * DEMOTED_TEMPLATE_FACTOR : score;
+        return this.trapLearner.isDemoted(shape) ? score * DEMOTED_TEMPLATE_FACTOR : score; // the URL is not failing: its template alone
     }
 
     /** Whether a URL's host is one the crawl may fetch. */
