@@ -275,7 +275,7 @@ export class Focus {
         if (kind === 'subsite' && URL.canParse(parent.url) && hostOf(link.url) === hostOf(parent.url)) kind = null;
         const signal: LinkSignal = {
             anchorTerms,
-            urlTerms: this.query.maskOf(locator(link.url)),
+            urlTerms: this.query.urlMaskOf(locator(link.url)),
             contextTerms: this.query.maskOf(link.context) | this.#listingTerms(parent),
             parentRelevance: parent.relevance * (parent.isHub ? HUB_FACTOR : 1),
             phrase: bitCount(anchorTerms) >= 2,
@@ -296,7 +296,7 @@ export class Focus {
     seedSignal(url: string): LinkSignal {
         return {
             anchorTerms: 0,
-            urlTerms: this.query.maskOf(locator(url)),
+            urlTerms: this.query.urlMaskOf(locator(url)),
             contextTerms: 0,
             parentRelevance: 0,
             phrase: false,
@@ -456,7 +456,7 @@ export class Focus {
         if (!parent.isHub || !URL.canParse(parent.url)) return 0;
         // The filter values count here (unlike in `locator`, which names the page itself): they select the items.
         const filters = [...new URL(parent.url).searchParams.values()].join(' ');
-        return this.query.maskOf(`${locator(parent.url)} ${filters}`);
+        return this.query.urlMaskOf(locator(parent.url)) | this.query.maskOf(filters);
     }
 
     /**

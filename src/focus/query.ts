@@ -9,6 +9,12 @@
 /** Most query terms used in focus scoring; longer queries keep their first terms (pagesift `TERMS`, 0.81). */
 export const TERMS = 16;
 
+/**
+ * Shortest term looked for inside a longer URL word: at four letters a term is rarely an accident of spelling inside
+ * another word (`club` in `ccaclubs`, `staff` in `collegestaff`), where two or three letters (`art` in `start`) often are.
+ */
+export const COMPOUND_TERM_LETTERS = 4;
+
 /** Runs of letters, marks and digits; an apostrophe inside a word ("student's", "don't") keeps it whole. */
 const WORD = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}\p{N}]+)*/gu;
 
@@ -93,6 +99,8 @@ export class Query {
     /** The text the query was made from. */
     readonly text: string;
     private readonly index: ReadonlyMap<string, number>;
+    /** Terms long enough to be recognised inside a compound URL word, with their indices. */
+    private readonly compoundTerms: ReadonlyArray<readonly [string, number]>;
 
     constructor(text: string) {
         const tokens = tokenize(text);
@@ -106,6 +114,7 @@ export class Query {
         this.text = text;
         this.terms = terms;
         this.index = new Map(terms.map((term, i) => [term, i]));
+        this.compoundTerms = terms.map((term, i) => [term, i] as const).filter(([term]) => [...term].length >= COMPOUND_TERM_LETTERS);
     }
 
     /** Number of terms (1…`TERMS`). */
@@ -125,6 +134,24 @@ export class Query {
             if (i !== null) found.add(i);
         });
         return found;
+    }
+
+    /**
+     * Bit-mask of the query terms in a URL's words ({@link locator}): whole words, and terms of
+     * {@link COMPOUND_TERM_LETTERS} letters or more inside a longer word, because URL paths often run words together
+     * (`/ourteachers/`, `/ccaclubs.html`, `admissionsandscholarships`) where a page's text would space them.
+     */
+    urlMaskOf(urlWords: string): number {
+        let mask = 0;
+        forEachToken(urlWords, (token) => {
+            const exact = this.index.get(token);
+            if (exact !== undefined) {
+                mask |= 1 << exact;
+                return;
+            }
+            for (const [term, i] of this.compoundTerms) if (token.length > term.length && token.includes(term)) mask |= 1 << i;
+        });
+        return mask;
     }
 
     /** Bit-mask of the query terms that occur in `text` (bit i = term i). */

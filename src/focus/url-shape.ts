@@ -38,7 +38,8 @@ function pageSegments(url: URL): string[] {
 
 /**
  * The URL as words: host labels without `www` and the public suffix, then the path with the file
- * extension dropped, split at every non-alphanumeric character and at letter/digit boundaries.
+ * extension dropped, split at every non-alphanumeric character, at letter/digit boundaries and where a
+ * lowercase letter meets a capital (`CollegeStaff`, `newsEvents`).
  * The query string is left out: it holds filters and search terms, not the page's name (a search
  * trap `?search=machine+translation` would otherwise look like the topic).
  */
@@ -53,7 +54,7 @@ export function locator(url: string): string {
     return [...labels, ...path]
         .join(' ')
         .split(/[^\p{L}\p{M}\p{N}]+/u)
-        .flatMap((word) => word.split(/(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u))
+        .flatMap((word) => word.split(/(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})|(?<=\p{Ll})(?=\p{Lu})/u))
         .filter((word) => word !== '')
         .join(' ');
 }

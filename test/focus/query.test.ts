@@ -136,4 +136,15 @@ describe('Query', () => {
             }),
         );
     });
+
+    it('finds query terms of four letters or more inside run-together URL words, and shorter ones only whole', () => {
+        const query = new Query('science teachers art clubs');
+        const bits = (mask: number) => query.terms.filter((_, i) => mask & (1 << i));
+        expect(bits(query.urlMaskOf('school ourscienceteachers'))).toEqual(['science', 'teacher']);
+        expect(bits(query.urlMaskOf('school about ccaclubs'))).toEqual(['club']);
+        expect(bits(query.urlMaskOf('school start page'))).toEqual([]);
+        expect(bits(query.urlMaskOf('school art'))).toEqual(['art']);
+        // Text is still matched by whole words only.
+        expect(bits(query.maskOf('our scienceteachers'))).toEqual([]);
+    });
 });

@@ -12,6 +12,11 @@ describe('locator', () => {
         expect(locator('https://e.edu/courses/cs101')).toBe('e courses cs 101');
         expect(locator('https://www.tsinghua.edu.cn/%E7%95%99%E5%AD%A6%E7%94%9F/')).toBe('tsinghua 留学生');
     });
+
+    it('splits camelCase path words where a lowercase letter meets a capital, not inside an acronym', () => {
+        expect(locator('https://school.example/CollegeStaff/ScienceDept.aspx')).toBe('school College Staff Science Dept');
+        expect(locator('https://school.example/about/CCAClubs/')).toBe('school about CCAClubs');
+    });
 });
 
 describe('section', () => {
