@@ -25,7 +25,7 @@ m.fetchNextRequest = async (...a: unknown[]) => {
     if (r) {
         const fl = m.inFlight.get(r.id);
         const queueScores = [...m.bestFirst].map((x: any) => x.score).sort((a: number, b: number) => b - a);
-        takes.push({ i: takes.length, url: r.url, score: fl?.entry.linkScore, depth: fl?.entry.depth, parent: fl?.entry.parentUrl, anchor: fl?.entry.anchorText, signal: fl?.entry.signal, queueSize: queueScores.length, queueMin: queueScores.at(-1), reserve: m.reserve.size, explore: m.explorations > ex0 });
+        takes.push({ i: takes.length, url: r.url, failingNow: m.trapLearner?.isFailingUrl?.(r.url), hostInFlight: m.hosts?.inFlight?.(new URL(r.url).hostname), currentScore: fl ? m.scoreOf(fl.entry) : null, score: fl?.entry.linkScore, depth: fl?.entry.depth, parent: fl?.entry.parentUrl, anchor: fl?.entry.anchorText, signal: fl?.entry.signal, queueSize: queueScores.length, queueMin: queueScores.at(-1), reserve: m.reserve.size, explore: m.explorations > ex0 });
     }
     return r;
 };

@@ -14,6 +14,7 @@ import { NearDuplicateIndex, simHash } from '../frontier/near-duplicate.js';
 import type { SimHash } from '../frontier/near-duplicate.js';
 import type { Seen, TrapLearnerJSON } from '../frontier/index.js';
 import type { SkipOptions } from '../url/index.js';
+import { hostOf } from '../url/index.js';
 import { DOCUMENT_CONTENT_TYPES, type DocumentKind } from '../extract/documents/index.js';
 import { settleRenderedPage } from './browser.js';
 import { DocumentFetchError, DocumentReader, markAsDocument } from './documents.js';
@@ -232,6 +233,8 @@ const MAX_LOCAL_FAILURES = 5;
 /** What the error handler reads and changes of a failed request. */
 interface RetriedRequest {
     url: string;
+    /** Depth of the page (seeds 0); absent on requests made outside the frontier. */
+    crawlDepth?: number;
     noRetry: boolean;
     retryCount: number;
     userData: Dictionary;
@@ -523,7 +526,9 @@ export class FocusedCrawl {
                 this.manager.refund(request);
                 this.countFailure('not-sent', undefined, request);
             } else {
-                this.countFailure(error instanceof DocumentFetchError ? error.reason : failureReason(error, request.errorMessages), request.url, request);
+                if (request.userData.__focusFailureCounted !== true) {
+                    this.countFailure(error instanceof DocumentFetchError ? error.reason : failureReason(error, request.errorMessages), request.url, request);
+                }
                 this.focus?.observeUnproductiveLink(this.fetchedVia.get(request) ?? null);
                 // A page that failed for good was fetched all the same: it counts on the harvest curve of a shared crawl.
                 if (this.learning) {
@@ -661,16 +666,36 @@ export class FocusedCrawl {
      */
     errorHandler() {
         return async ({ request }: { request: RetriedRequest }, error: Error): Promise<void> => {
-            const navigated = request.userData.__focusNavigated === true;
+            const reason = error instanceof DocumentFetchError ? error.reason : failureReason(error, []);
+            // The network answered for the host (no such name, refused, a proxy that cannot reach it): the request left
+            // the crawler, even when it failed before the page's own request was made (a proxy tunnel refused).
+            if (HOST_FAILURE.test(reason)) markSent(request);
+            const navigated = request.userData.__focusNavigated === true || HOST_FAILURE.test(reason);
             request.userData.__focusNavigated = false; // the next attempt sets it anew
             // A file the URL did not announce: fetch it as a document next time, without using up a retry.
             if (this.documents.switchToFetch(request, error)) request.retryCount -= 1;
             else if (error instanceof DocumentFetchError) request.noRetry = true;
             else if (PERMANENT_FAILURE.test(error?.message ?? '')) request.noRetry = true;
-            else if (!navigated) this.spareRetry(request);
+            else if (this.isUnreachableNewHost(request, reason)) {
+                // Counted now, not in failedRequestHandler: Crawlee frees the request's host slot before calling it,
+                // and the host's other links must sink before another of them is taken.
+                request.noRetry = true;
+                request.userData.__focusFailureCounted = true;
+                this.countFailure(reason, request.url, request as unknown as Request);
+            } else if (!navigated) this.spareRetry(request);
             // A host most of whose fetches fail (down, or not there at all) is not worth a second try per page.
             else if (this.trapLearner.isFailingHost(request.url)) request.noRetry = true;
         };
+    }
+
+    /**
+     * A linked host that has never answered, failing as a host does (its name does not resolve, nothing listens, the
+     * gateway cannot reach it): a retry would ask it again at once, so the page fails now and the host is learned as
+     * failing (`countFailure`). A seed keeps its retries: the user asked for it.
+     */
+    private isUnreachableNewHost(request: RetriedRequest, reason: string): boolean {
+        if ((request.crawlDepth ?? 0) === 0 || !URL.canParse(request.url) || this.trapLearner.hasSucceededOnHost(hostOf(request.url))) return false;
+        return HOST_FAILURE.test(reason);
     }
 
     /**
@@ -1322,8 +1347,9 @@ function failureReason(error: Error, messages: string[]): string {
     if (/timed? ?out|timeout/i.test(text)) return 'timeout';
     if (/redirect/i.test(text)) return 'redirect';
     if (/content-?type|not supported|mime|download is starting/i.test(text)) return 'unsupported-content-type';
-    // The host, not the page: its name does not resolve, nothing listens, or the proxy cannot open a tunnel to it.
-    if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ERR_NAME_NOT_RESOLVED|ERR_CONNECTION_REFUSED|ERR_ADDRESS_UNREACHABLE|ERR_TUNNEL_CONNECTION_FAILED/.test(text)) return 'host-unreachable';
+    // The host, not the page: its name does not resolve, nothing listens, or the proxy cannot open a tunnel to it
+    // (Chromium: ERR_TUNNEL_CONNECTION_FAILED; got-scraping: "Proxy responded with 502 Bad Gateway").
+    if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ERR_NAME_NOT_RESOLVED|ERR_CONNECTION_REFUSED|ERR_ADDRESS_UNREACHABLE|ERR_TUNNEL_CONNECTION_FAILED|Proxy responded with 50[24]/.test(text)) return 'host-unreachable';
     if (/ECONNRESET|socket hang up|aborted|ERR_CONNECTION|ERR_EMPTY_RESPONSE/i.test(text)) return 'connection-error';
     const status = /status code:? (\d{3})|\b(\d{3})\b.*(?:error|status)/i.exec(text);
     if (status) return `http-${status[1] ?? status[2]}`;

@@ -135,6 +135,8 @@ export interface FocusedRequestManagerOptions {
 
 /** Demoted templates go behind every normally scored link, as the tiered queue serves them last. */
 const DEMOTED_TEMPLATE_FACTOR = 0.01;
+/** The least rank of a link that is not failing: above the 0 of a failing one, below any link with evidence. */
+const UNPROVEN_SCORE = 1e-9;
 /** Score of requests added with `forefront: true`: ahead of any scored link. */
 export const FOREFRONT_SCORE = 1e6;
 /** Entries popped per fetch while looking for a host that is not busy; bounds the parking lot. */
@@ -595,11 +597,13 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * A trap template's links keep a hundredth of their score: its pages load, and repeat what was read. A link whose
      * host, failure template or directory keeps failing scores 0, behind every link with any evidence (ties with those
      * that have none): ranked by a hundredth of its score, it outranked the weak links once the good ones ran out, and
-     * the archetype crawl spent 38 of 100 fetches on subdomains missing from the capture.
+     * the archetype crawl spent 38 of 100 fetches on subdomains missing from the capture. Every other link ranks at
+     * least {@link UNPROVEN_SCORE}, so the failing ones come strictly last, not in a tie with links of no evidence.
      */
     protected adjustForTraps(score: number, shape: string, url: string): number {
         if (this.trapLearner.isFailingUrl(url)) return 0;
-        return this.trapLearner.isDemoted(shape) ? score * DEMOTED_TEMPLATE_FACTOR : score; // the URL is not failing: its template alone
+        const adjusted = this.trapLearner.isDemoted(shape) ? score * DEMOTED_TEMPLATE_FACTOR : score; // the URL is not failing: its template alone
+        return Math.max(adjusted, UNPROVEN_SCORE);
     }
 
     /** Whether a URL's host is one the crawl may fetch. */
@@ -799,6 +803,11 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             if (!popped) break;
             const host = hostKey(popped.url);
             this.changeQueued(host, -1);
+            // A failing link (score 0) waits behind better links whose hosts are busy: it is the last resort, not a filler.
+            if (popped.score <= 0 && busy.length > 0) {
+                busy.push(popped);
+                break;
+            }
             if (!this.isBusy(host, popped.url)) {
                 found = { entry: popped.signal, score: popped.score };
                 break;

@@ -50,6 +50,12 @@ export class FailureLedger {
         return this.update(key, counts);
     }
 
+    /** Whether any fetch of the part succeeded. */
+    hasSucceeded(key: string): boolean {
+        const counts = this.counts.get(key);
+        return counts !== undefined && counts.failed < counts.fetched;
+    }
+
     isFailing(key: string): boolean {
         return this.failing.size > 0 && this.failing.has(key);
     }

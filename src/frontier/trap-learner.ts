@@ -192,6 +192,11 @@ export class TrapLearner implements DemotionSource {
         return host !== null && this.failingHosts.isFailing(host);
     }
 
+    /** Whether any fetch on the host (as `hostOf` names it) succeeded. */
+    hasSucceededOnHost(host: string): boolean {
+        return this.failingHosts.hasSucceeded(host);
+    }
+
     /** The hosts and failure templates demoted for failing. */
     failingParts(): FailingPartInfo[] {
         const ledgers = [this.failingHosts, this.failingTemplates, this.failingDirectories];

@@ -112,6 +112,38 @@ describe('FocusedRequestManager', () => {
         expect(await drain(manager)).toEqual(['https://www.e.edu/misc/page', expect.stringMatching(/^https:\/\/forum\.e\.edu\//)]);
     });
 
+    it('ranks a failing link behind links with no evidence at all, not in a tie with them', async () => {
+        const manager = focusedManager();
+        await manager.addRequestsBatched([SEED]);
+        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        // Found first, so a tie in score would serve it first.
+        manager.offerLinks([{ url: 'https://forum.e.edu/visa-scholarship-1', anchor: 'Visa and scholarship forum' }], { ...parent, relevance: 0 });
+        manager.trapLearner.observeFailure('https://forum.e.edu/visa-scholarship-0', true);
+        manager.offerLinks([{ url: 'https://www.e.edu/misc/page', anchor: 'Page' }], { ...parent, relevance: 0 });
+        expect(await drain(manager)).toEqual(['https://www.e.edu/misc/page', 'https://forum.e.edu/visa-scholarship-1']);
+    });
+
+    it('keeps a failing link waiting while a better link waits for its busy host', async () => {
+        const manager = focusedManager({ maxRequestsPerHost: 1 });
+        await manager.addRequestsBatched([SEED]);
+        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        manager.trapLearner.observeFailure('https://forum.e.edu/visa-scholarship-0', true);
+        manager.offerLinks(
+            [
+                { url: 'https://www.e.edu/international/visa-scholarship-1', anchor: 'Visa and scholarship 1' },
+                { url: 'https://www.e.edu/international/visa-scholarship-2', anchor: 'Visa and scholarship 2' },
+                { url: 'https://forum.e.edu/visa-scholarship-1', anchor: 'Visa and scholarship forum' },
+            ],
+            parent,
+        );
+        const first = (await manager.fetchNextRequest())!;
+        expect(first.url).toMatch(/^https:\/\/www\.e\.edu\/international\//);
+        // www.e.edu is at its limit: nothing is handed out rather than the failing forum link.
+        expect(await manager.fetchNextRequest()).toBeNull();
+        await manager.markRequestHandled(first);
+        expect((await manager.fetchNextRequest())!.url).toMatch(/^https:\/\/www\.e\.edu\/international\//);
+    });
+
     it('takes the best link first, whatever the order of discovery', async () => {
         const manager = focusedManager();
         await manager.addRequestsBatched([SEED]);
