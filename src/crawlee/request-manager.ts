@@ -40,6 +40,8 @@ export interface LinkCandidate {
     url: string;
     anchor?: string;
     context?: string;
+    /** The link sits in the page's main content (see `FocusLink.inMainContent`). @default false */
+    inMainContent?: boolean;
 }
 
 /** The page a batch of links was found on. */
@@ -363,7 +365,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
                 // Called only for a link not fetched yet (a new one, or one still queued).
                 scoreWith: (url) => {
                     const scored = this.focus?.scoreLink(
-                        { url, anchor: link.anchor ?? '', context: link.context ?? '', depth: parent.depth + 1 },
+                        { url, anchor: link.anchor ?? '', context: link.context ?? '', depth: parent.depth + 1, inMainContent: link.inMainContent === true },
                         { url: parent.url, relevance: parent.relevance, isHub: parent.isHub },
                         continues,
                     );

@@ -85,6 +85,12 @@ export interface FocusLink {
     context: string;
     /** Depth of the target (seed = 0). */
     depth: number;
+    /**
+     * The link sits in the page's main content, not its navigation: on a hub page it is an item of what the hub
+     * lists, and carries the hub's relevance undamped.
+     * @default false
+     */
+    inMainContent?: boolean;
 }
 
 /** The page a link was found on. */
@@ -277,7 +283,8 @@ export class Focus {
             anchorTerms,
             urlTerms: this.query.urlMaskOf(locator(link.url)),
             contextTerms: this.query.maskOf(link.context) | this.#listingTerms(parent),
-            parentRelevance: parent.relevance * (parent.isHub ? HUB_FACTOR : 1),
+            // A hub's navigation links more than it says; the list in its main content is what it is about.
+            parentRelevance: parent.relevance * (parent.isHub && link.inMainContent !== true ? HUB_FACTOR : 1),
             phrase: bitCount(anchorTerms) >= 2,
             furniture: isFurniture(link.url, link.anchor, (word) => this.query.termsIn(word).size > 0),
             dated: isDatedLeaf(link.url),

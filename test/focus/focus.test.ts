@@ -118,6 +118,16 @@ describe('Focus', () => {
         expect(focus.score(jobs)).toBe(0);
     });
 
+    it("passes a hub's relevance undamped to the items of its main content, and halved to its navigation", () => {
+        const focus = new Focus('robotics club', { seedUrls: [SEED] });
+        const hub = { url: `${SEED}clubs/`, relevance: 0.7, isHub: true };
+        const item = focus.scoreLink({ url: `${SEED}clubs/lego-league`, anchor: 'Lego League', context: 'Lego League', depth: 2, inMainContent: true }, hub);
+        const menu = focus.scoreLink({ url: `${SEED}about/history`, anchor: 'History', context: '', depth: 2 }, hub);
+        expect(item.signal.parentRelevance).toBeCloseTo(0.7, 12);
+        expect(menu.signal.parentRelevance).toBeCloseTo(0.7 * HUB_FACTOR, 12);
+        expect(item.score).toBeGreaterThan(menu.score);
+    });
+
     it('marks hubs and halves their relevance in the signals of their links', () => {
         expect(isHub(120, 80)).toBe(true);
         expect(isHub(10, 400)).toBe(false);
