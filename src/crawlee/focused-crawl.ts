@@ -669,14 +669,15 @@ export class FocusedCrawl {
             const reason = error instanceof DocumentFetchError ? error.reason : failureReason(error, []);
             // The network answered for the host (no such name, refused, a proxy that cannot reach it): the request left
             // the crawler, even when it failed before the page's own request was made (a proxy tunnel refused).
-            if (HOST_FAILURE.test(reason)) markSent(request);
-            const navigated = request.userData.__focusNavigated === true || HOST_FAILURE.test(reason);
+            const hostFailure = HOST_FAILURE.test(reason);
+            if (hostFailure) markSent(request);
+            const navigated = request.userData.__focusNavigated === true || hostFailure;
             request.userData.__focusNavigated = false; // the next attempt sets it anew
             // A file the URL did not announce: fetch it as a document next time, without using up a retry.
             if (this.documents.switchToFetch(request, error)) request.retryCount -= 1;
             else if (error instanceof DocumentFetchError) request.noRetry = true;
             else if (PERMANENT_FAILURE.test(error?.message ?? '')) request.noRetry = true;
-            else if (this.isUnreachableNewHost(request, reason)) {
+            else if (hostFailure && this.isNewHost(request)) {
                 // Counted now, not in failedRequestHandler: Crawlee frees the request's host slot before calling it,
                 // and the host's other links must sink before another of them is taken.
                 request.noRetry = true;
@@ -689,13 +690,12 @@ export class FocusedCrawl {
     }
 
     /**
-     * A linked host that has never answered, failing as a host does (its name does not resolve, nothing listens, the
-     * gateway cannot reach it): a retry would ask it again at once, so the page fails now and the host is learned as
-     * failing (`countFailure`). A seed keeps its retries: the user asked for it.
+     * A linked page on a host none of whose fetches has succeeded. When it fails as a host does (its name does not
+     * resolve, nothing listens, the gateway cannot reach it), a retry would ask the same host again at once, so the
+     * page fails now and the host is learned as failing (`countFailure`). A seed keeps its retries: the user asked for it.
      */
-    private isUnreachableNewHost(request: RetriedRequest, reason: string): boolean {
-        if ((request.crawlDepth ?? 0) === 0 || !URL.canParse(request.url) || this.trapLearner.hasSucceededOnHost(hostOf(request.url))) return false;
-        return HOST_FAILURE.test(reason);
+    private isNewHost(request: RetriedRequest): boolean {
+        return (request.crawlDepth ?? 0) > 0 && URL.canParse(request.url) && !this.trapLearner.hasSucceededOnHost(hostOf(request.url));
     }
 
     /**

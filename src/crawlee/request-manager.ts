@@ -597,10 +597,10 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     /**
      * A trap template's links keep a hundredth of their score: its pages load, and repeat what was read. A link whose
-     * host, failure template or directory keeps failing scores 0, behind every link with any evidence (ties with those
-     * that have none): ranked by a hundredth of its score, it outranked the weak links once the good ones ran out, and
-     * the archetype crawl spent 38 of 100 fetches on subdomains missing from the capture. Every other link ranks at
-     * least {@link UNPROVEN_SCORE}, so the failing ones come strictly last, not in a tie with links of no evidence.
+     * host, failure template or directory keeps failing scores 0, and every other link at least {@link UNPROVEN_SCORE},
+     * so failing links come strictly last, not in a tie with links of no evidence: ranked by a hundredth of its score, a
+     * failing link outranked the weak links once the good ones ran out, and the archetype crawl spent 38 of 100 fetches
+     * on subdomains missing from the capture.
      */
     protected adjustForTraps(score: number, shape: string, url: string): number {
         if (this.trapLearner.isFailingUrl(url)) return 0;
