@@ -34,9 +34,11 @@ m.count = (reason: string, url: string) => { skips.push([reason, url]); origCoun
 const origDrop = m.noteDropped.bind(m);
 m.noteDropped = (key: string, entry: any) => { drops.push([entry.url, m.scoreOf(entry), entry.anchorText]); origDrop(key, entry); };
 const report = await focused.run();
-const reserve = [...m.reserve.links()].map((l: any) => ({ url: l.payload.url, cause: l.cause, score: m.scoreOf(l.payload), anchor: l.payload.anchorText, parent: l.payload.parentUrl, signal: l.payload.signal }));
-const queue = [...m.bestFirst].map((x: any) => ({ url: x.url, score: x.score }));
+const focusModel: any = focused.focus.focus;
+const probabilityOf = (score: number) => focusModel?.linkProbability(score).probability ?? null;
+const reserve = [...m.reserve.links()].map((l: any) => ({ url: l.payload.url, cause: l.cause, score: m.scoreOf(l.payload), p: l.payload.signal ? probabilityOf(m.scoreOf(l.payload)) : null, anchor: l.payload.anchorText, parent: l.payload.parentUrl, signal: l.payload.signal }));
+const queue = [...m.bestFirst].map((x: any) => ({ url: x.url, score: x.score, p: probabilityOf(x.score) }));
 const focusState = focused.focus.focus?.toJSON?.() ?? null;
-writeFileSync(out!, JSON.stringify({ query, report, takes, pages, skips, drops, reserve, queue, known: [...m.known], explorations: m.explorations, focusState, log: `${dir}.requests.jsonl` }));
+writeFileSync(out!, JSON.stringify({ query, report, takes, pages, skips, drops, reserve, queue, known: [...m.known], droppedEarlier: m.droppedEarlier, explorations: m.explorations, focusState, log: `${dir}.requests.jsonl` }));
 await server.close();
 process.exit(0);

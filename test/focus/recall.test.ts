@@ -76,6 +76,36 @@ describe('ScoreCalibration', () => {
         expect(after.high - after.low).toBeLessThan(before.high - before.low);
         expect(ScoreCalibration.fromJSON(JSON.parse(JSON.stringify(calibration.toJSON()))).predict(2, Z)).toEqual(calibration.predict(2, Z));
     });
+
+    it('follows a tail that pays off far less than the head, which one logistic slope could not', () => {
+        // a crawl's usual shape: many score-0 links paying off 1 time in 50, a head paying off 2 times in 3
+        const calibration = new ScoreCalibration();
+        for (let i = 0; i < 200; i++) calibration.learn(0, i % 50 === 0);
+        for (let i = 0; i < 90; i++) calibration.learn(1, i % 3 !== 0);
+        for (let i = 0; i < 30; i++) calibration.learn(3, i % 10 !== 0);
+        const tail = calibration.predict(0, Z);
+        expect(tail.probability).toBeGreaterThan(0.01);
+        expect(tail.probability).toBeLessThan(0.04);
+        expect(tail.low).toBeLessThanOrEqual(0.02);
+        expect(tail.high).toBeGreaterThanOrEqual(0.02);
+        // 700 leftover tail links: about 14 productive pages expected, not the 70 a 10 % tail would claim
+        expect(700 * tail.probability).toBeLessThan(25);
+        expect(calibration.predict(1, Z).probability).toBeCloseTo(0.67, 1);
+        expect(calibration.predict(3, Z).probability).toBeCloseTo(0.9, 1);
+    });
+
+    it('pools neighbouring scores whose rates fall, so the probabilities never fall as the score rises', () => {
+        const calibration = new ScoreCalibration();
+        // scores 0.5 and 1 pay off in the wrong order (6/10, then 2/10): pooled, both get 8/20
+        for (let i = 0; i < 10; i++) calibration.learn(0.5, i < 6);
+        for (let i = 0; i < 10; i++) calibration.learn(1, i < 2);
+        for (let i = 0; i < 10; i++) calibration.learn(4, i < 9);
+        const scores = [0, 0.5, 0.75, 1, 2, 4, 10];
+        const probabilities = scores.map((score) => calibration.predict(score, Z).probability);
+        for (let i = 1; i < probabilities.length; i++) expect(probabilities[i]).toBeGreaterThanOrEqual(probabilities[i - 1]!);
+        expect(calibration.predict(0.5, Z).probability).toBeCloseTo(calibration.predict(0.75, Z).probability, 1);
+        expect(calibration.predict(0.5, Z).probability).toBeCloseTo(8.5 / 21, 1);
+    });
 });
 
 describe('AdaptiveStop with an outlook', () => {
