@@ -124,6 +124,8 @@ export interface AdaptiveVerdict {
      * Unlike `hit` the bar does not rise with the harvest, so it can label links all crawl long.
      */
     novel: boolean;
+    /** The page counts as found for an estimated recall: novel, and at or above {@link EVIDENCE_RELEVANCE}. */
+    found: boolean;
     /** Why to stop now, or `null` to go on. Once given, it is repeated for every later page. */
     stop: StopReason | null;
 }
@@ -138,8 +140,11 @@ export interface AdaptiveSummary {
     relevantPages: number;
     /** Pages that brought new relevant content. */
     sources: number;
-    /** Relevant pages with a paragraph not read before: the pages an estimated recall counts as found. */
-    novelPages: number;
+    /**
+     * Pages at or above {@link EVIDENCE_RELEVANCE} with a paragraph not read before: the pages an estimated recall
+     * counts as found.
+     */
+    foundPages: number;
     /** The stop reason given so far, if any. */
     stopReason: StopReason | null;
 }
@@ -159,8 +164,8 @@ export interface AdaptiveStopJSON {
     cold: number;
     sources: number;
     relevantPages: number;
-    /** Absent in snapshots written before it was kept; restored as `relevantPages` then. */
-    novelPages?: number;
+    /** Absent in snapshots written before it was kept; restored as `sources` then (see {@link AdaptiveStop.fromJSON}). */
+    foundPages?: number;
     stopReason: StopReason | null;
 }
 
@@ -179,7 +184,7 @@ export class AdaptiveStop {
     #cold = 0;
     #sources = 0;
     #relevantPages = 0;
-    #novelPages = 0;
+    #foundPages = 0;
     #stopReason: StopReason | null = null;
     /** Novelty of the most recent pages since the first source, oldest first (at most the window). */
     #recent: boolean[] = [];
@@ -197,6 +202,7 @@ export class AdaptiveStop {
         const { relevance } = page;
         let hit = false;
         let novel = false;
+        let found = false;
         if (!(relevance >= MIN_RELEVANCE)) {
             this.#observeIrrelevant(page.blind);
         } else {
@@ -204,12 +210,15 @@ export class AdaptiveStop {
             this.#cold = 0;
             novel = true;
             // Pages in the neutral band can neither complete coverage nor declare the topic exhausted.
-            if (relevance >= EVIDENCE_RELEVANCE) ({ hit, novel } = this.#observeEvidence(page.markdown));
+            if (relevance >= EVIDENCE_RELEVANCE) {
+                ({ hit, novel } = this.#observeEvidence(page.markdown));
+                found = novel;
+                if (found) this.#foundPages += 1;
+            }
         }
-        if (novel) this.#novelPages += 1;
         this.#remember(novel);
         this.#stopReason ??= this.#stopNow(page.outlook);
-        return { hit, novel, stop: this.#stopReason };
+        return { hit, novel, found, stop: this.#stopReason };
     }
 
     /** Mean over terms of min(1, evidence / evidencePerTerm), 0…1. */
@@ -223,14 +232,19 @@ export class AdaptiveStop {
             termEvidence: [...this.#termEvidence],
             relevantPages: this.#relevantPages,
             sources: this.#sources,
-            novelPages: this.#novelPages,
+            foundPages: this.#foundPages,
             stopReason: this.#stopReason,
         };
     }
 
-    /** Relevant pages with new text so far (what an estimated recall counts as found). */
-    get novelPages(): number {
-        return this.#novelPages;
+    /**
+     * Pages at or above the evidence band with new text so far: what an estimated recall counts as found. Not the
+     * neutral band's pages, which the crawl itself does not take for the topic: counting them made the estimate count
+     * 30 pages found on stanford-cs graduate admissions where the labels hold 18, and expect five times as many behind
+     * the leftover links.
+     */
+    get foundPages(): number {
+        return this.#foundPages;
     }
 
     toJSON(): AdaptiveStopJSON {
@@ -246,7 +260,7 @@ export class AdaptiveStop {
             cold: this.#cold,
             sources: this.#sources,
             relevantPages: this.#relevantPages,
-            novelPages: this.#novelPages,
+            foundPages: this.#foundPages,
             stopReason: this.#stopReason,
         };
     }
@@ -269,7 +283,8 @@ export class AdaptiveStop {
         stop.#cold = json.cold;
         stop.#sources = json.sources;
         stop.#relevantPages = json.relevantPages;
-        stop.#novelPages = json.novelPages ?? json.relevantPages;
+        // Older snapshots counted the neutral band too; their hits are the nearest count they kept.
+        stop.#foundPages = json.foundPages ?? json.sources;
         stop.#stopReason = json.stopReason;
         return stop;
     }
@@ -359,7 +374,7 @@ export class AdaptiveStop {
         // A query term no relevant paragraph has mentioned is a part of the topic not found yet, not one exhausted.
         const saturated = this.#stale >= patience && this.#termEvidence.every((evidence) => evidence > 0);
         if (!covered && !saturated) return null;
-        const estimate = outlook?.(this.#novelPages);
+        const estimate = outlook?.(this.#foundPages);
         if (covered && (!estimate || estimate.low >= recallTarget)) return 'coverage_reached';
         if (saturated && (!estimate || estimate.expectedQueuedHigh < maxExpectedLeft)) return 'saturated';
         return null;

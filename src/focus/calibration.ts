@@ -1,6 +1,6 @@
 /**
- * Calibrated link probabilities: the chance that the page behind a link with a given score is productive (relevant,
- * with new text), learned from the links this crawl fetched. Isotonic calibration (Zadrozny & Elkan, "Transforming
+ * Calibrated link probabilities: the chance that the page behind a link with a given score is productive (relevant
+ * in the evidence band, with new text: what the recall estimate counts as found), learned from the links this crawl fetched. Isotonic calibration (Zadrozny & Elkan, "Transforming
  * classifier scores into accurate multiclass probability estimates", KDD 2002): pool-adjacent-violators over the
  * fetched links sorted by score gives the non-decreasing step function closest to their outcomes. The score already
  * holds every demotion (furniture, dated, foreign, traps, depth), so the probabilities follow the order the frontier

@@ -231,7 +231,7 @@ export class Focus {
         // The link's features as they were when it was queued: the page itself is not yet part of its locality.
         const features = learnable ? linkFeatures(via, this.#termWeights, this.#locality) : null;
         const takenScore = this.#calibrationScore(via);
-        const { hit, novel, stop } = this.#adaptive.observe({
+        const { hit, novel, found, stop } = this.#adaptive.observe({
             relevance,
             markdown: page.markdown,
             blind: learnable && isBlind(via),
@@ -241,7 +241,8 @@ export class Focus {
         // ([I] pagesift's target is relevance ≥ MIN_RELEVANCE; on acl2020 that rewarded links into filter
         // listings that repeat paper cards already read, and the parent weight rose until they filled the budget).
         const modelChanged = features !== null && this.#model.learn(features, novel);
-        if (takenScore !== null) this.#calibration.learn(takenScore, novel);
+        // The calibration counts in the estimate's unit: pages found, not the neutral band's.
+        if (takenScore !== null) this.#calibration.learn(takenScore, found);
         const weightsMoved = this.#termWeights.weightsMoved();
         const portalClosed = this.#noteEnglishHome(page);
         // The first page of a series whose links were held at their own score (`isUntestedSeries`): they drop back
@@ -361,7 +362,7 @@ export class Focus {
 
     /** How much of the site's relevant content the crawl has found, from the links it has not fetched (see recall.ts). */
     estimateRecall(frontier: FrontierLinks): RecallEstimate {
-        return this.#estimate(this.#adaptive.novelPages, frontier);
+        return this.#estimate(this.#adaptive.foundPages, frontier);
     }
 
     /** Relevant pages expected behind the links the frontier dropped: those it holds, re-scored, and the earlier ones. */

@@ -83,7 +83,7 @@ describe('AdaptiveStop', () => {
         const neutral: AdaptivePage = { relevance: (MIN_RELEVANCE + EVIDENCE_RELEVANCE) / 2, markdown: paragraphsAbout('student housing', 5, 'n'), blind: true };
         const stop = new AdaptiveStop(query);
         observeAll(stop, Array(9).fill(blindJunk));
-        expect(stop.observe(neutral)).toEqual({ hit: false, novel: true, stop: null });
+        expect(stop.observe(neutral)).toEqual({ hit: false, novel: true, found: false, stop: null });
         expect(observeAll(stop, Array(9).fill(blindJunk)).every((v) => v.stop === null)).toBe(true);
         expect(stop.summary().termEvidence).toEqual([0, 0]);
 
@@ -142,7 +142,7 @@ describe('AdaptiveStop', () => {
         expect(first).toBeGreaterThan(4);
         expect(repeats.slice(first).every((v) => v.stop === 'saturated')).toBe(true);
         // Later pages are still accounted (hit is reported) but the stop reason stays.
-        expect(stop.observe(relevant(paragraphsAbout('housing', 3, 'late')))).toEqual({ hit: true, novel: true, stop: 'saturated' });
+        expect(stop.observe(relevant(paragraphsAbout('housing', 3, 'late')))).toEqual({ hit: true, novel: true, found: true, stop: 'saturated' });
     });
 
     it('does not call a topic saturated while one of its terms has no evidence at all', () => {
@@ -190,7 +190,7 @@ describe('AdaptiveStop', () => {
         const stop = new AdaptiveStop(query);
         stop.observe(relevant(paragraphsAbout('student', 2, 'a')));
         observeAll(stop, Array(4).fill(linkedJunk));
-        expect(stop.observe(relevant(paragraphsAbout('housing', 2, 'b')))).toEqual({ hit: true, novel: true, stop: null });
+        expect(stop.observe(relevant(paragraphsAbout('housing', 2, 'b')))).toEqual({ hit: true, novel: true, found: true, stop: null });
         expect(observeAll(stop, Array(4).fill(linkedJunk)).every((v) => v.stop === null)).toBe(true);
     });
 
@@ -199,7 +199,7 @@ describe('AdaptiveStop', () => {
         // 100 words collected.
         const hundredWords = Array.from({ length: 10 }, (_, i) => `student w${i} a b c d e f g h`).join('\n\n');
         expect(stop.observe(relevant(hundredWords)).hit).toBe(true);
-        expect(stop.observe(relevant(`${hundredWords}\n\nhousing one two three`))).toEqual({ hit: false, novel: true, stop: null }); // 4 < 5, 4 < 52
+        expect(stop.observe(relevant(`${hundredWords}\n\nhousing one two three`))).toEqual({ hit: false, novel: true, found: true, stop: null }); // 4 < 5, 4 < 52
         expect(stop.summary()).toMatchObject({ sources: 1, termEvidence: [10, 1] });
         expect(stop.observe(relevant(`${hundredWords}\n\nhousing one two three four`)).hit).toBe(true); // 5 ≥ 0.05 · 100
         expect(stop.summary().sources).toBe(2);
@@ -219,7 +219,7 @@ describe('AdaptiveStop', () => {
         const stop = new AdaptiveStop(query);
         expect(stop.observe(relevant(`${nav}\n\n${footer}\n\nStudent halls open in September.`)).hit).toBe(true);
         expect(stop.observe(relevant(`Home | Student life |\nHousing | Contact\n  \n${footer}\n\nFamily housing has a waiting list.`)).hit).toBe(true);
-        expect(stop.observe(relevant(`  ${nav}  \r\n\r\n${footer.replace(' ', '\n')}`))).toEqual({ hit: false, novel: false, stop: null });
+        expect(stop.observe(relevant(`  ${nav}  \r\n\r\n${footer.replace(' ', '\n')}`))).toEqual({ hit: false, novel: false, found: false, stop: null });
         // nav once + halls paragraph; nav once + family paragraph.
         expect(stop.summary().termEvidence).toEqual([2, 2]);
     });

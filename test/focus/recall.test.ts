@@ -134,12 +134,17 @@ describe('AdaptiveStop with an outlook', () => {
         expect(stopAt(exhausted)).toBe(alone);
     });
 
-    it('counts relevant pages with new text as found, and restores the count from older snapshots', () => {
+    it('counts pages in the evidence band with new text as found, not the neutral band, and restores the count from older snapshots', () => {
         const stop = new AdaptiveStop(query, { patience: 3 });
-        for (const page of [relevant(1), relevant(1), relevant(2), junk]) stop.observe(page);
-        expect(stop.novelPages).toBe(2);
+        const neutral: AdaptivePage = { relevance: 0.1, markdown: `optics ${'other '.repeat(50)}`, blind: false };
+        const verdicts = [relevant(1), relevant(1), relevant(2), neutral, junk].map((page) => stop.observe(page));
+        expect(verdicts.map((verdict) => verdict.found)).toEqual([true, false, true, false, false]);
+        // the neutral page is still novel (it labels links), but the estimate does not count it as found
+        expect(verdicts[3]!.novel).toBe(true);
+        expect(stop.foundPages).toBe(2);
+        expect(AdaptiveStop.fromJSON(JSON.parse(JSON.stringify(stop.toJSON())), query).foundPages).toBe(2);
         const json = stop.toJSON();
-        delete json.novelPages;
-        expect(AdaptiveStop.fromJSON(json, query).novelPages).toBe(json.relevantPages);
+        delete json.foundPages;
+        expect(AdaptiveStop.fromJSON(json, query).foundPages).toBe(json.sources);
     });
 });
