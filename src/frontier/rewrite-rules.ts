@@ -11,12 +11,14 @@ export const WHOLE_PARAM_VALUES = 2;
 export type RewriteRuleInfo =
     | { host: string; kind: 'drop-param-value'; name: string; value: string; support: number }
     | { host: string; kind: 'drop-param'; name: string; support: number }
-    | { host: string; kind: 'drop-trailing-segment'; segment: string; support: number };
+    | { host: string; kind: 'drop-trailing-segment'; segment: string; support: number }
+    | { host: string; kind: 'drop-extension'; extension: string; support: number };
 
 /** A rule that one duplicate pair suggests; it becomes active after enough distinct pairs. */
 type Candidate =
     | { host: string; kind: 'drop-param-value'; name: string; value: string }
-    | { host: string; kind: 'drop-trailing-segment'; segment: string };
+    | { host: string; kind: 'drop-trailing-segment'; segment: string }
+    | { host: string; kind: 'drop-extension'; extension: string };
 
 type CandidateJSON = Candidate & { pairs: [string, string][] };
 
@@ -60,6 +62,8 @@ interface HostRules {
     values: Map<string, Set<string>>;
     /** Trailing path segments equivalent to their parent directory. */
     segments: Set<string>;
+    /** File extensions (`.html`) a page's name may go without: `/a/b.html` is `/a/b`. */
+    extensions: Set<string>;
 }
 
 interface QueryParam {
@@ -71,7 +75,8 @@ interface QueryParam {
 /**
  * Learns host-scoped URL rewrite rules from pairs of URLs whose pages have identical text
  * (Bar-Yossef et al., "Do not crawl in the DUST", WWW 2007; Dasgupta et al., KDD 2008):
- * one extra query parameter (`print=1`) or one extra trailing path segment (`index.html`).
+ * one extra query parameter (`print=1`), one extra trailing path segment (`index.html`), or a file extension on the
+ * page's name (`/partners/acme.html` = `/partners/acme`, the way static hosts serve pages).
  * A rule is applied to newly discovered URLs once {@link ruleSupport} distinct pairs confirm it.
  */
 export class RewriteRuleLearner {
@@ -138,6 +143,9 @@ export class RewriteRuleLearner {
                 const support = this.supportOf({ host, kind: 'drop-trailing-segment', segment });
                 out.push({ host, kind: 'drop-trailing-segment', segment, support });
             }
+            for (const extension of rules.extensions) {
+                out.push({ host, kind: 'drop-extension', extension, support: this.supportOf({ host, kind: 'drop-extension', extension }) });
+            }
         }
         return out;
     }
@@ -165,11 +173,15 @@ export class RewriteRuleLearner {
     private activate(candidate: Candidate): void {
         let rules = this.active.get(candidate.host);
         if (!rules) {
-            rules = { values: new Map(), segments: new Set() };
+            rules = { values: new Map(), segments: new Set(), extensions: new Set() };
             this.active.set(candidate.host, rules);
         }
         if (candidate.kind === 'drop-trailing-segment') {
             rules.segments.add(candidate.segment);
+            return;
+        }
+        if (candidate.kind === 'drop-extension') {
+            rules.extensions.add(candidate.extension);
             return;
         }
         let values = rules.values.get(candidate.name);
@@ -186,9 +198,8 @@ export class RewriteRuleLearner {
 }
 
 function candidateId(candidate: Candidate): string {
-    return candidate.kind === 'drop-param-value'
-        ? JSON.stringify([candidate.host, candidate.kind, candidate.name, candidate.value])
-        : JSON.stringify([candidate.host, candidate.kind, candidate.segment]);
+    if (candidate.kind === 'drop-param-value') return JSON.stringify([candidate.host, candidate.kind, candidate.name, candidate.value]);
+    return JSON.stringify([candidate.host, candidate.kind, candidate.kind === 'drop-extension' ? candidate.extension : candidate.segment]);
 }
 
 /** Order-free key of a page pair, so (a, b) and (b, a) confirm a rule once. */
@@ -204,7 +215,19 @@ function candidateFor(host: string, a: URL, b: URL): Candidate | undefined {
     }
     if (a.search !== b.search) return undefined;
     const segment = extraTrailingSegment(a.pathname, b.pathname) ?? extraTrailingSegment(b.pathname, a.pathname);
-    return segment === undefined ? undefined : { host, kind: 'drop-trailing-segment', segment };
+    if (segment !== undefined) return { host, kind: 'drop-trailing-segment', segment };
+    const extension = extraExtension(a.pathname, b.pathname) ?? extraExtension(b.pathname, a.pathname);
+    return extension === undefined ? undefined : { host, kind: 'drop-extension', extension };
+}
+
+/** A file extension: a dot and up to eight letters or digits (`.html`, `.php`, `.aspx`). */
+const EXTENSION = /\.[a-z0-9]{1,8}$/i;
+
+/** `.html` for (`/a/b`, `/a/b.html`): the longer path is the shorter one with an extension on its name; else undefined. */
+function extraExtension(shorter: string, longer: string): string | undefined {
+    if (shorter.endsWith('/') || !longer.startsWith(shorter)) return undefined;
+    const rest = longer.slice(shorter.length);
+    return EXTENSION.test(rest) && rest.lastIndexOf('.') === 0 ? rest.toLowerCase() : undefined;
 }
 
 /** The one parameter that one list has in addition to the other (as multisets), if exactly one. */
@@ -269,13 +292,21 @@ function rewriteQuery(search: string, rules: HostRules): string {
     return kept.length === 0 ? '' : `?${kept.map((p) => p.raw).join('&')}`;
 }
 
-/** Strips confirmed trailing segments, leaving the parent directory: `/dir/index.html` → `/dir/`. */
+/**
+ * Strips confirmed trailing segments, leaving the parent directory (`/dir/index.html` → `/dir/`), then a confirmed
+ * extension from the page's name (`/dir/page.html` → `/dir/page`).
+ */
 function rewritePath(path: string, rules: HostRules): string {
     let current = path;
     for (;;) {
         const trimmed = current.replace(/\/$/, '');
         const slash = trimmed.lastIndexOf('/');
-        if (!rules.segments.has(trimmed.slice(slash + 1))) return current;
+        if (!rules.segments.has(trimmed.slice(slash + 1))) break;
         current = trimmed.slice(0, slash + 1);
     }
+    if (rules.extensions.size === 0 || current.endsWith('/')) return current;
+    const extension = EXTENSION.exec(current.slice(current.lastIndexOf('/') + 1))?.[0];
+    // A name that is only an extension (`/.htaccess`) has no page name to keep.
+    if (extension === undefined || !rules.extensions.has(extension.toLowerCase()) || current.endsWith(`/${extension}`)) return current;
+    return current.slice(0, -extension.length);
 }

@@ -183,7 +183,13 @@ export function formatRecall(estimate: RecallEstimate): string {
 /** What a rewrite rule drops, in a few words: `drop ?sid`, `drop /index.html`. */
 export function ruleAction(rule: RewriteRuleInfo): string {
     const what =
-        rule.kind === 'drop-trailing-segment' ? `/${rule.segment}` : rule.kind === 'drop-param' ? `?${rule.name}` : `?${rule.name}=${rule.value}`;
+        rule.kind === 'drop-trailing-segment'
+            ? `/${rule.segment}`
+            : rule.kind === 'drop-extension'
+              ? `${rule.extension} from page names`
+              : rule.kind === 'drop-param'
+                ? `?${rule.name}`
+                : `?${rule.name}=${rule.value}`;
     return `drop ${what}`;
 }
 

@@ -32,6 +32,9 @@ function ruleOf(rule: RewriteRuleInfo): LearnedRules['rewriteRules'][number] {
     if (rule.kind === 'drop-trailing-segment') {
         return { host, pattern: `/${escapeRegExp(rule.segment)}$`, replacement: '/', why: `"/${rule.segment}" names the same page as its directory (${rule.support} duplicate pairs)` };
     }
+    if (rule.kind === 'drop-extension') {
+        return { host, pattern: `(?<=[^/])${escapeRegExp(rule.extension)}(?=[?#]|$)`, replacement: '', why: `a page's name ending in "${rule.extension}" names the same page without it (${rule.support} duplicate pairs)` };
+    }
     if (rule.kind === 'drop-param') {
         return { host, pattern: `[?&]${escapeRegExp(rule.name)}=[^&]*`, replacement: '', why: `the parameter "${rule.name}" does not change the page (${rule.support} duplicate pairs)` };
     }

@@ -65,6 +65,42 @@ describe('RewriteRuleLearner', () => {
         expect(learner.rewrite('https://e.com/x/index.htm')).toBe('https://e.com/x/index.htm');
     });
 
+    it("learns that a page's name may go without its file extension, as static hosts serve it", () => {
+        const learner = new RewriteRuleLearner();
+        learner.observeDuplicate('https://e.com/partners/acme.html', 'https://e.com/partners/acme');
+        expect(learner.rewrite('https://e.com/partners/zenith.html')).toBe('https://e.com/partners/zenith.html');
+        learner.observeDuplicate('https://e.com/about/team', 'https://e.com/about/team.HTML');
+        expect(learner.rules()).toEqual([{ host: 'e.com', kind: 'drop-extension', extension: '.html', support: 2 }]);
+        expect(learner.rewrite('https://e.com/partners/zenith.html')).toBe('https://e.com/partners/zenith');
+        expect(learner.rewrite('https://e.com/partners/zenith.html?lang=en')).toBe('https://e.com/partners/zenith?lang=en');
+        // only the confirmed extension, only on the page's name, never a bare extension or a directory
+        expect(learner.rewrite('https://e.com/report.pdf')).toBe('https://e.com/report.pdf');
+        expect(learner.rewrite('https://e.com/v1.html/page')).toBe('https://e.com/v1.html/page');
+        expect(learner.rewrite('https://e.com/dir/.html')).toBe('https://e.com/dir/.html');
+        expect(learner.rewrite('https://f.com/partners/zenith.html')).toBe('https://f.com/partners/zenith.html');
+    });
+
+    it('pairs a name with its extension only when nothing else differs', () => {
+        const learner = new RewriteRuleLearner();
+        learner.observeDuplicate('https://e.com/a/b.html', 'https://e.com/a/bc');
+        learner.observeDuplicate('https://e.com/a/b.tar.gz', 'https://e.com/a/b');
+        learner.observeDuplicate('https://e.com/a/b.html', 'https://e.com/a/b/');
+        learner.observeDuplicate('https://e.com/a/b.html?x=1', 'https://e.com/a/b');
+        expect(learner.toJSON().candidates).toEqual([]);
+    });
+
+    it('applies a trailing-segment rule before an extension rule', () => {
+        const learner = RewriteRuleLearner.fromJSON({
+            delta: 0.05,
+            candidates: [
+                { host: 'e.com', kind: 'drop-trailing-segment', segment: 'index.html', pairs: [['https://e.com/a/', 'https://e.com/a/index.html'], ['https://e.com/b/', 'https://e.com/b/index.html']] },
+                { host: 'e.com', kind: 'drop-extension', extension: '.html', pairs: [['https://e.com/c', 'https://e.com/c.html'], ['https://e.com/d', 'https://e.com/d.html']] },
+            ],
+        });
+        expect(learner.rewrite('https://e.com/x/index.html')).toBe('https://e.com/x/');
+        expect(learner.rewrite('https://e.com/x/page.html')).toBe('https://e.com/x/page');
+    });
+
     it('keeps rules to their host and ignores pairs that differ in more than one way', () => {
         const learner = new RewriteRuleLearner();
         learner.observeDuplicate('https://e.com/a?print=1', 'https://e.com/a');

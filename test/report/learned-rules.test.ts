@@ -27,6 +27,9 @@ describe('learnedRules', () => {
         const rules = learnedRules({ traps: [], failing: [], rewriteRules: [{ host: 'e.edu', kind: 'drop-param-value', name: 'print', value: '1', support: 2 }] });
         const [rule] = rules.rewriteRules;
         expect('https://e.edu/a?print=1'.replace(new RegExp(rule!.pattern), rule!.replacement)).toBe('https://e.edu/a');
+        const [extension] = learnedRules({ traps: [], failing: [], rewriteRules: [{ host: 'e.edu', kind: 'drop-extension', extension: '.html', support: 2 }] }).rewriteRules;
+        const drop = (url: string) => url.replace(new RegExp(extension!.pattern, 'i'), extension!.replacement);
+        expect([drop('https://e.edu/a/b.html'), drop('https://e.edu/a/b.html?x=1'), drop('https://e.edu/a/.html')]).toEqual(['https://e.edu/a/b', 'https://e.edu/a/b?x=1', 'https://e.edu/a/.html']);
     });
 
     it('writes LEARNED_RULES, and its globs pasted into the next run keep that run out of the trap from the start', async () => {
