@@ -975,6 +975,7 @@ export class FocusedCrawl {
         if (repeated) this.focus?.observeUnproductiveLink(via);
         const verdict = repeated ? undefined : this.focus?.observePage(page, via, this.manager, judged);
         if (verdict?.rescore) this.manager.rescore();
+        if (verdict?.found) this.manager.noteFound(page.url);
         const relevance = verdict?.relevance ?? judged ?? this.focus?.relevance(page) ?? 0;
         if (depth === 0) this.focus?.noteSeedLanguage(page.lang ?? null);
         return { seen, nearDuplicateOf, verdict, relevance, duplicate };

@@ -226,11 +226,15 @@ export class SharedRequestManager extends FocusedRequestManager {
 
     /**
      * Leases one URL for a free slot of this worker, and keeps it alive until it is handled. Every tenth is an
-     * exploration pick, as in one process ({@link explorationPick}).
+     * exploration pick, and so is one whenever the best queued link is expected to pay less than exploring, as in one
+     * process ({@link explorationPick}).
      */
     private async leaseOne(): Promise<FrontierLease<FetchedEntry> | undefined> {
         await this.flushOffers();
-        const pick = this.isExplorationTurn(this.taken + this.ready.length) ? await this.explorationPick() : null;
+        // The best queued score as last read from the store: close enough to ask whether exploring pays more.
+        const bestQueued = this.storeQueued[0];
+        const explore = this.isExplorationTurn(this.taken + this.ready.length) || (bestQueued !== undefined && this.exploringPaysMore(bestQueued));
+        const pick = explore ? await this.explorationPick() : null;
         const batch = await this.store.lease(this.workerId, 1, pick === null ? [] : [pick]);
         this.noteBatch(batch);
         for (const lease of batch.leases) {

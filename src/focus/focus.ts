@@ -64,6 +64,8 @@ export interface PageVerdict {
     relevance: number;
     /** The page brought new on-topic content. */
     hit: boolean;
+    /** The page counts as found for the estimated recall (relevant in the evidence band, with new text). */
+    found: boolean;
     /** Why to stop the crawl now, or null. */
     stop: StopReason | null;
     /**
@@ -260,7 +262,7 @@ export class Focus {
         if (hit) this.#hits += 1;
         this.#subtrees.observe(subtree(this.#seedHost, page.url), hit);
         this.#clusters.observe(clusterKey(page.url), hit);
-        return { relevance, hit, stop, rescore, isHub: isHub(page.linkCount, page.proseWords) };
+        return { relevance, hit, found, stop, rescore, isHub: isHub(page.linkCount, page.proseWords) };
     }
 
     /** Relevance of a page under the current site statistics, without recording it (e.g. to re-rank delivered pages). */
@@ -358,6 +360,11 @@ export class Focus {
      */
     linkProbability(score: number): LinkProbability {
         return this.#calibration.predict(score, twoSidedZ(this.#options.delta));
+    }
+
+    /** Fetched links the calibration has learned from (0: {@link linkProbability} knows nothing yet). */
+    get calibrationSamples(): number {
+        return this.#calibration.samples;
     }
 
     /** How much of the site's relevant content the crawl has found, from the links it has not fetched (see recall.ts). */

@@ -73,3 +73,54 @@ export function pickExploration<T>(candidates: Iterable<ExplorationCandidate<T>>
     }
     return entry;
 }
+
+/** Serialised form of {@link ExplorationLedger}. */
+export interface ExplorationLedgerJSON {
+    /** Sections opened by an exploration pick, and whether each has yielded a found page since. */
+    explored: Array<[section: string, productive: boolean]>;
+}
+
+/**
+ * What exploring has paid so far: of the sections an exploration pick opened, how many went on to yield a page the crawl
+ * counts as found. Its rate, Jeffreys' posterior mean (k + ½) / (n + 1), is what one more exploration is expected to
+ * pay, in the unit of the calibrated link probabilities (a fetch that leads to a found page), so the two can be
+ * compared: once the best link the crawl could exploit surely pays less than a section not yet opened (the upper end of
+ * its interval is below this rate), the crawl explores. The prior ½ makes an untried arm worth trying.
+ */
+export class ExplorationLedger {
+    readonly #explored = new Map<string, boolean>();
+
+    /** An exploration pick opened this section. */
+    noteExplored(section: string): void {
+        if (!this.#explored.has(section)) this.#explored.set(section, false);
+    }
+
+    /** A page of this URL was found (relevant, with new text): its section, if exploration opened it, paid off. */
+    noteFound(url: string): void {
+        const section = sectionOf(url);
+        if (section !== null && this.#explored.get(section) === false) this.#explored.set(section, true);
+    }
+
+    /** Sections opened by exploration, and how many of them paid off. */
+    get counts(): { explored: number; productive: number } {
+        let productive = 0;
+        for (const paid of this.#explored.values()) if (paid) productive += 1;
+        return { explored: this.#explored.size, productive };
+    }
+
+    /** The expected pay of one more exploration: the probability that the section it opens yields a found page. */
+    value(): number {
+        const { explored, productive } = this.counts;
+        return (productive + 0.5) / (explored + 1);
+    }
+
+    toJSON(): ExplorationLedgerJSON {
+        return { explored: [...this.#explored] };
+    }
+
+    static fromJSON(json: ExplorationLedgerJSON | undefined): ExplorationLedger {
+        const ledger = new ExplorationLedger();
+        for (const [section, productive] of json?.explored ?? []) ledger.#explored.set(section, productive);
+        return ledger;
+    }
+}

@@ -1,8 +1,8 @@
 export { DIVERSITY_RATIO, BestFirstQueue } from './best-first-queue.js';
 export type { BestFirstQueueJSON, Offer, QueueItem } from './best-first-queue.js';
 export { HOME_CLUSTER, clusterKey } from './cluster-key.js';
-export { SECTION_SAMPLE, opensSection, pickExploration, sectionOf } from './exploration.js';
-export type { ExplorationCandidate } from './exploration.js';
+export { ExplorationLedger, SECTION_SAMPLE, opensSection, pickExploration, sectionOf } from './exploration.js';
+export type { ExplorationCandidate, ExplorationLedgerJSON } from './exploration.js';
 export {
     RewriteRuleLearner,
     WHOLE_PARAM_VALUES,

@@ -78,6 +78,30 @@ describe('FocusedRequestManager', () => {
         expect(restored.sectionsOpened).toBe(3);
     });
 
+    it('explores off its turn once the best link surely pays less than exploring, and keeps to the scores before', async () => {
+        const focus = new Focus('visa scholarship', { seedUrls: [SEED] });
+        const manager = new FocusedRequestManager({ focus, maxPages: 30 });
+        await manager.addRequestsBatched([SEED]);
+        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        manager.offerLinks([...visaLinks(40), { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' }, { url: 'https://www.e.edu/library/hours', anchor: 'Library hours' }], parent);
+        const take = async () => {
+            const request = (await manager.fetchNextRequest())!;
+            await manager.markRequestHandled(request);
+            return request.url;
+        };
+        // Nothing learned yet: the scores decide (and three pages open the visa links' section).
+        for (let i = 0; i < 3; i++) expect(await take()).toContain('/international/');
+        // Forty links like the visa ones were fetched and paid nothing: even the upper end of their rate is low.
+        const { signal } = focus.scoreLink({ url: 'https://www.e.edu/international/visa-scholarship-99', anchor: 'Visa and scholarship 99', context: '', depth: 1 }, parent);
+        for (let i = 0; i < 40; i++) focus.observeUnproductiveLink(signal);
+        expect(focus.linkProbability(focus.score(signal)).high).toBeLessThan(0.5);
+        expect([await take(), await take()].sort()).toEqual(['https://www.e.edu/campus/map', 'https://www.e.edu/library/hours']);
+        expect(manager.explorations).toBe(2);
+        // No section is left unopened: back to the scores.
+        expect(await take()).toContain('/international/');
+        expect(manager.explorations).toBe(2);
+    });
+
     it('explores a section through its entry, and one deep page of it reached by its score does not close it', async () => {
         const manager = focusedManager({ maxPages: 30 });
         const taken = await nineAfterSeed(manager, [

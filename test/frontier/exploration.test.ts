@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { SECTION_SAMPLE, opensSection, pickExploration, sectionOf } from '../../src/frontier/exploration.js';
+import { ExplorationLedger, SECTION_SAMPLE, opensSection, pickExploration, sectionOf } from '../../src/frontier/exploration.js';
 
 const e = (path: string) => `https://www.e.org${path}`;
 const candidate = (path: string, score: number) => ({ url: e(path), score, item: path });
@@ -40,5 +40,25 @@ describe('opensSection', () => {
         expect(opensSection(e('/news_events/'), false, 1)).toBe(true);
         expect(opensSection(e('/news_events/index.html'), false, 1)).toBe(true);
         expect(opensSection(e('/news_events/events/7.html'), false, SECTION_SAMPLE)).toBe(true);
+    });
+});
+
+describe('ExplorationLedger', () => {
+    it("rates exploring by the sections it opened that went on to yield a found page (Jeffreys' mean, ½ untried)", () => {
+        const ledger = new ExplorationLedger();
+        expect(ledger.value()).toBe(0.5);
+        ledger.noteExplored('e.org/news');
+        ledger.noteExplored('e.org/about');
+        ledger.noteExplored('e.org/news'); // one section, once
+        expect(ledger.value()).toBeCloseTo(0.5 / 3);
+        ledger.noteFound(e('/news/2024/visa-rules.html'));
+        ledger.noteFound(e('/news/2024/more-visa-rules.html')); // a section pays off once
+        ledger.noteFound(e('/guide/visa.html')); // a section exploration did not open
+        ledger.noteFound(e('/top.html'));
+        expect(ledger.counts).toEqual({ explored: 2, productive: 1 });
+        expect(ledger.value()).toBeCloseTo(1.5 / 3);
+        const restored = ExplorationLedger.fromJSON(JSON.parse(JSON.stringify(ledger.toJSON())));
+        expect(restored.counts).toEqual({ explored: 2, productive: 1 });
+        expect(ExplorationLedger.fromJSON(undefined).value()).toBe(0.5);
     });
 });
