@@ -462,10 +462,10 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         const outside = how.depth > 0 ? this.globs.verdict(url) : null;
         if (outside) return this.skip(outside, url);
         // Our dedup key replaces Crawlee's unique key: one page, one request, whatever the spelling.
-        const uniqueKey = dedupKey(url);
+        const uniqueKey = this.trapLearner.keyOf(url);
         if (this.known.has(uniqueKey)) {
             this.raiseIfQueued(uniqueKey, url, how);
-            return this.skip(url === cleaned ? 'duplicate-url' : 'duplicate-spelling', url, uniqueKey);
+            return this.skip(url === cleaned && uniqueKey === dedupKey(url) ? 'duplicate-url' : 'duplicate-spelling', url, uniqueKey);
         }
         if (this.robots?.policyFor(url)?.isAllowed(url) === false) return this.skip('robots-disallowed', url);
         const entry: FrontierEntry = {
@@ -782,12 +782,13 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      */
     private isKnownSpelling(entry: FrontierEntry): boolean {
         const canonical = this.trapLearner.rewrite(entry.url);
-        if (canonical === entry.url) return false;
-        const key = dedupKey(canonical);
-        if (this.known.has(key)) return true;
+        const key = this.trapLearner.keyOf(canonical);
+        if (key !== entry.uniqueKey) {
+            if (this.known.has(key)) return true;
+            this.known.add(key);
+        }
         entry.url = canonical;
         entry.uniqueKey = key;
-        this.known.add(key);
         return false;
     }
 

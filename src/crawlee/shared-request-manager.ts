@@ -3,7 +3,7 @@ import type { AddRequestsBatchedOptions, Request, AddRequestsBatchedResult, Dict
 
 import { LeaseHeartbeat, pickExploration } from '../frontier/index.js';
 import type { FrontierLease, FrontierOffer, FrontierStatus, FrontierStore, LeaseBatch } from '../frontier/index.js';
-import { dedupKey, hostOf, shapeKey } from '../url/index.js';
+import { hostOf, shapeKey } from '../url/index.js';
 import { FocusedRequestManager } from './request-manager.js';
 import type { Discovery, FetchedEntry, FocusedRequestManagerOptions, FrontierEntry, FrontierSkipReason, StallState } from './request-manager.js';
 
@@ -265,8 +265,11 @@ export class SharedRequestManager extends FocusedRequestManager {
     private async droppedAsKnownSpelling(lease: FrontierLease<FetchedEntry>): Promise<boolean> {
         const entry = lease.payload;
         const canonical = this.trapLearner.rewrite(entry.url);
-        if (canonical === entry.url) return false;
-        const key = dedupKey(canonical);
+        const key = this.trapLearner.keyOf(canonical);
+        if (key === entry.uniqueKey) {
+            if (canonical !== entry.url) lease.payload = { ...entry, url: canonical };
+            return false;
+        }
         const replacement: FetchedEntry = { ...entry, url: canonical, uniqueKey: key };
         const [outcome] = this.known.has(key) ? ['duplicate'] : (await this.store.enqueue([{ ...lease, key, url: canonical, payload: replacement }])).outcomes;
         if (outcome === 'rejected') {
@@ -301,9 +304,17 @@ export class SharedRequestManager extends FocusedRequestManager {
         return Object.keys(counts).length === 0 ? events : [...events, { kind: 'skipped', worker: this.workerId, counts }];
     }
 
+    private safeKeyOf(url: string): string | null {
+        try {
+            return this.trapLearner.keyOf(url);
+        } catch {
+            return null;
+        }
+    }
+
     /** Another worker fetched the URL: it is known, its section is open, and an exploration it made counts for the crawl. */
     noteRemoteFetch(url: string, explored: boolean): void {
-        const key = safeDedupKey(url);
+        const key = this.safeKeyOf(url);
         if (key !== null) this.known.add(key);
         this.noteSectionOpened(url, explored);
         if (explored) this.explorations++;
@@ -570,13 +581,6 @@ export class SharedRequestManager extends FocusedRequestManager {
     }
 }
 
-function safeDedupKey(url: string): string | null {
-    try {
-        return dedupKey(url);
-    } catch {
-        return null;
-    }
-}
 
 function hostKey(url: string): string {
     try {

@@ -76,7 +76,10 @@ interface QueryParam {
  * Learns host-scoped URL rewrite rules from pairs of URLs whose pages have identical text
  * (Bar-Yossef et al., "Do not crawl in the DUST", WWW 2007; Dasgupta et al., KDD 2008):
  * one extra query parameter (`print=1`), one extra trailing path segment (`index.html`), or a file extension on the
- * page's name (`/partners/acme.html` = `/partners/acme`, the way static hosts serve pages).
+ * page's name (`/partners/acme.html` = `/partners/acme`, the way static hosts serve pages). The first two rewrite
+ * URLs ({@link rewrite}): the spelling left is one the pairs showed the server answers. An extension rule says two
+ * names are one page, not that every name answers without its extension (`/dir/index` is no page where
+ * `/dir/index.html` is), so it only joins their dedup form ({@link pageForm}) and a page is fetched as linked.
  * A rule is applied to newly discovered URLs once {@link ruleSupport} distinct pairs confirm it.
  */
 export class RewriteRuleLearner {
@@ -109,7 +112,22 @@ export class RewriteRuleLearner {
         if (entry.pairs.size === this.support) this.activate(candidate);
     }
 
-    /** Applies the active rules of the URL's host to a cleaned URL; returns it unchanged if none apply. */
+    /**
+     * The form all known spellings of the page share, for deduplication only: {@link rewrite}, then a confirmed file
+     * extension dropped from the page's name. Not necessarily a URL the server answers.
+     */
+    pageForm(url: string): string {
+        const rewritten = this.rewrite(url);
+        const extensions = this.active.get(hostOf(rewritten))?.extensions;
+        if (!extensions || extensions.size === 0) return rewritten;
+        const parsed = new URL(rewritten);
+        const path = withoutExtension(parsed.pathname, extensions);
+        if (path === parsed.pathname) return rewritten;
+        parsed.pathname = path;
+        return parsed.href;
+    }
+
+    /** Applies the active parameter and segment rules of the URL's host to a cleaned URL; returns it unchanged if none apply. */
     rewrite(url: string): string {
         if (this.active.size === 0) return url;
         const rules = this.active.get(hostOf(url));
@@ -292,21 +310,22 @@ function rewriteQuery(search: string, rules: HostRules): string {
     return kept.length === 0 ? '' : `?${kept.map((p) => p.raw).join('&')}`;
 }
 
-/**
- * Strips confirmed trailing segments, leaving the parent directory (`/dir/index.html` → `/dir/`), then a confirmed
- * extension from the page's name (`/dir/page.html` → `/dir/page`).
- */
+/** Strips confirmed trailing segments, leaving the parent directory: `/dir/index.html` → `/dir/`. */
 function rewritePath(path: string, rules: HostRules): string {
     let current = path;
     for (;;) {
         const trimmed = current.replace(/\/$/, '');
         const slash = trimmed.lastIndexOf('/');
-        if (!rules.segments.has(trimmed.slice(slash + 1))) break;
+        if (!rules.segments.has(trimmed.slice(slash + 1))) return current;
         current = trimmed.slice(0, slash + 1);
     }
-    if (rules.extensions.size === 0 || current.endsWith('/')) return current;
-    const extension = EXTENSION.exec(current.slice(current.lastIndexOf('/') + 1))?.[0];
+}
+
+/** Drops a confirmed extension from the page's name: `/dir/page.html` → `/dir/page`. */
+function withoutExtension(path: string, extensions: ReadonlySet<string>): string {
+    if (path.endsWith('/')) return path;
+    const extension = EXTENSION.exec(path.slice(path.lastIndexOf('/') + 1))?.[0];
     // A name that is only an extension (`/.htaccess`) has no page name to keep.
-    if (extension === undefined || !rules.extensions.has(extension.toLowerCase()) || current.endsWith(`/${extension}`)) return current;
-    return current.slice(0, -extension.length);
+    if (extension === undefined || !extensions.has(extension.toLowerCase()) || path.endsWith(`/${extension}`)) return path;
+    return path.slice(0, -extension.length);
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_DELTA } from '../stat/index.js';
-import { failureShape, hostOf, shapeKey, urlShape } from '../url/index.js';
+import { dedupKey, failureShape, hostOf, shapeKey, urlShape } from '../url/index.js';
 import { CatchAllPages, type CatchAllPagesJSON } from './catch-all.js';
 import { FailureLedger } from './failure-ledger.js';
 import type { FailureLedgerJSON } from './failure-ledger.js';
@@ -243,6 +243,11 @@ export class TrapLearner implements DemotionSource {
     /** Applies the learned rewrite rules of the URL's host to a cleaned URL. */
     rewrite(url: string): string {
         return this.ruleLearner.rewrite(url);
+    }
+
+    /** The dedup key of a cleaned URL under the learned rules: one key for every known spelling of the page. */
+    keyOf(url: string): string {
+        return dedupKey(this.ruleLearner.pageForm(url));
     }
 
     rules(): RewriteRuleInfo[] {

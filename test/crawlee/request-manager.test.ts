@@ -102,6 +102,27 @@ describe('FocusedRequestManager', () => {
         expect(manager.explorations).toBe(2);
     });
 
+    it("takes a page's name with and without its extension for one page once two pairs confirm it, and fetches it as linked", async () => {
+        const manager = focusedManager();
+        for (const name of ['acme', 'zenith']) {
+            manager.trapLearner.observe(`https://www.e.edu/partners/${name}`, `The ${name} partner page`);
+            manager.trapLearner.observe(`https://www.e.edu/partners/${name}.html`, `The ${name} partner page`);
+        }
+        await manager.addRequestsBatched([SEED]);
+        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        manager.offerLinks(
+            [
+                { url: 'https://www.e.edu/partners/nova', anchor: 'Nova visa scholarship' },
+                { url: 'https://www.e.edu/partners/nova.html', anchor: 'Nova' },
+                { url: 'https://www.e.edu/visa/index.html', anchor: 'Visa index' },
+            ],
+            parent,
+        );
+        expect(manager.skippedCounts()['duplicate-spelling']).toBe(1);
+        // Not rewritten: /visa/index is no page where /visa/index.html is.
+        expect((await drain(manager)).sort()).toEqual(['https://www.e.edu/partners/nova', 'https://www.e.edu/visa/index.html']);
+    });
+
     it('explores a section through its entry, and one deep page of it reached by its score does not close it', async () => {
         const manager = focusedManager({ maxPages: 30 });
         const taken = await nineAfterSeed(manager, [

@@ -65,19 +65,22 @@ describe('RewriteRuleLearner', () => {
         expect(learner.rewrite('https://e.com/x/index.htm')).toBe('https://e.com/x/index.htm');
     });
 
-    it("learns that a page's name may go without its file extension, as static hosts serve it", () => {
+    it("learns that a page's name may go without its file extension: one dedup form, fetched as linked", () => {
         const learner = new RewriteRuleLearner();
         learner.observeDuplicate('https://e.com/partners/acme.html', 'https://e.com/partners/acme');
-        expect(learner.rewrite('https://e.com/partners/zenith.html')).toBe('https://e.com/partners/zenith.html');
+        expect(learner.pageForm('https://e.com/partners/zenith.html')).toBe('https://e.com/partners/zenith.html');
         learner.observeDuplicate('https://e.com/about/team', 'https://e.com/about/team.HTML');
         expect(learner.rules()).toEqual([{ host: 'e.com', kind: 'drop-extension', extension: '.html', support: 2 }]);
-        expect(learner.rewrite('https://e.com/partners/zenith.html')).toBe('https://e.com/partners/zenith');
-        expect(learner.rewrite('https://e.com/partners/zenith.html?lang=en')).toBe('https://e.com/partners/zenith?lang=en');
+        expect(learner.pageForm('https://e.com/partners/zenith.html')).toBe('https://e.com/partners/zenith');
+        expect(learner.pageForm('https://e.com/partners/zenith.html?lang=en')).toBe('https://e.com/partners/zenith?lang=en');
+        // Two names are one page, but not every name answers without its extension: URLs are not rewritten.
+        expect(learner.rewrite('https://e.com/partners/zenith.html')).toBe('https://e.com/partners/zenith.html');
+        expect(learner.rewrite('https://e.com/dir/index.html')).toBe('https://e.com/dir/index.html');
         // only the confirmed extension, only on the page's name, never a bare extension or a directory
-        expect(learner.rewrite('https://e.com/report.pdf')).toBe('https://e.com/report.pdf');
-        expect(learner.rewrite('https://e.com/v1.html/page')).toBe('https://e.com/v1.html/page');
-        expect(learner.rewrite('https://e.com/dir/.html')).toBe('https://e.com/dir/.html');
-        expect(learner.rewrite('https://f.com/partners/zenith.html')).toBe('https://f.com/partners/zenith.html');
+        expect(learner.pageForm('https://e.com/report.pdf')).toBe('https://e.com/report.pdf');
+        expect(learner.pageForm('https://e.com/v1.html/page')).toBe('https://e.com/v1.html/page');
+        expect(learner.pageForm('https://e.com/dir/.html')).toBe('https://e.com/dir/.html');
+        expect(learner.pageForm('https://f.com/partners/zenith.html')).toBe('https://f.com/partners/zenith.html');
     });
 
     it('pairs a name with its extension only when nothing else differs', () => {
@@ -97,8 +100,9 @@ describe('RewriteRuleLearner', () => {
                 { host: 'e.com', kind: 'drop-extension', extension: '.html', pairs: [['https://e.com/c', 'https://e.com/c.html'], ['https://e.com/d', 'https://e.com/d.html']] },
             ],
         });
-        expect(learner.rewrite('https://e.com/x/index.html')).toBe('https://e.com/x/');
-        expect(learner.rewrite('https://e.com/x/page.html')).toBe('https://e.com/x/page');
+        expect(learner.pageForm('https://e.com/x/index.html')).toBe('https://e.com/x/');
+        expect(learner.pageForm('https://e.com/x/page.html')).toBe('https://e.com/x/page');
+        expect(learner.rewrite('https://e.com/x/page.html')).toBe('https://e.com/x/page.html');
     });
 
     it('keeps rules to their host and ignores pairs that differ in more than one way', () => {
