@@ -741,23 +741,27 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * failing or trap URLs are not tried.
      */
     private takeExploration(): { entry: FrontierEntry; score: number } | undefined {
-        const candidates: Array<ExplorationCandidate<{ entry: FrontierEntry; from: 'queue' | 'reserve' }>> = [];
-        const consider = (entry: FrontierEntry, score: number, from: 'queue' | 'reserve'): void => {
-            if (this.isExploratory(entry) && !this.isBusy(hostKey(entry.url))) candidates.push({ url: entry.url, score, item: { entry, from } });
-        };
-        for (const item of this.bestFirst ?? []) consider(item.signal, item.score, 'queue');
-        for (const { payload } of this.reserve.links('no-room')) if (!this.known.has(payload.uniqueKey)) consider(payload, this.scoreOf(payload), 'reserve');
-        const picked = pickExploration(candidates);
-        if (!picked) return undefined;
-        const { score, item: { entry, from } } = picked;
-        if (from === 'queue') {
-            this.bestFirst!.delete(entry.uniqueKey);
-            this.changeQueued(hostKey(entry.url), -1);
-        } else {
-            this.reserve.delete(entry.uniqueKey);
-            this.known.add(entry.uniqueKey);
+        for (;;) {
+            const candidates: Array<ExplorationCandidate<{ entry: FrontierEntry; from: 'queue' | 'reserve' }>> = [];
+            const consider = (entry: FrontierEntry, score: number, from: 'queue' | 'reserve'): void => {
+                if (this.isExploratory(entry) && !this.isBusy(hostKey(entry.url))) candidates.push({ url: entry.url, score, item: { entry, from } });
+            };
+            for (const item of this.bestFirst ?? []) consider(item.signal, item.score, 'queue');
+            for (const { payload } of this.reserve.links('no-room')) if (!this.known.has(payload.uniqueKey)) consider(payload, this.scoreOf(payload), 'reserve');
+            const picked = pickExploration(candidates);
+            if (!picked) return undefined;
+            const { score, item: { entry, from } } = picked;
+            if (from === 'queue') {
+                this.bestFirst!.delete(entry.uniqueKey);
+                this.changeQueued(hostKey(entry.url), -1);
+            } else {
+                this.reserve.delete(entry.uniqueKey);
+                this.known.add(entry.uniqueKey);
+            }
+            const dropped = this.dropReason(entry);
+            if (!dropped) return { entry, score };
+            this.count(dropped, entry.url);
         }
-        return { entry, score };
     }
 
     /**
@@ -769,11 +773,16 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         for (;;) {
             const candidate = this.findTakeable();
             if (!candidate) return candidate;
-            const dropped = this.isKnownSpelling(candidate.entry) ? 'duplicate-spelling' : this.isRobotsDisallowed(candidate.entry) ? 'robots-disallowed' : null;
+            const dropped = this.dropReason(candidate.entry);
             if (!dropped) return candidate;
             this.parked.splice(this.parked.indexOf(candidate), 1);
             this.count(dropped, candidate.entry.url);
         }
+    }
+
+    /** Why a link taken from the frontier is dropped unfetched, or null: it must be checked again whichever way it was taken. */
+    private dropReason(entry: FrontierEntry): 'duplicate-spelling' | 'robots-disallowed' | null {
+        return this.isKnownSpelling(entry) ? 'duplicate-spelling' : this.isRobotsDisallowed(entry) ? 'robots-disallowed' : null;
     }
 
     /**

@@ -123,6 +123,29 @@ describe('FocusedRequestManager', () => {
         expect((await drain(manager)).sort()).toEqual(['https://www.e.edu/partners/nova', 'https://www.e.edu/visa/index.html']);
     });
 
+    it('drops an exploration pick that a rule learned meanwhile makes a spelling of a fetched page', async () => {
+        const manager = focusedManager({ maxPages: 30 });
+        await manager.addRequestsBatched([SEED]);
+        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        manager.offerLinks([...visaLinks(12), { url: 'https://www.e.edu/library/hours', anchor: 'Visa and scholarship library hours' }, { url: 'https://www.e.edu/library/hours?print=1', anchor: 'Print' }], parent);
+        const taken: string[] = [];
+        const take = async () => {
+            const request = (await manager.fetchNextRequest())!;
+            taken.push(request.url);
+            await manager.markRequestHandled(request);
+        };
+        for (let i = 0; i < 8; i++) await take();
+        expect(taken).toContain('https://www.e.edu/library/hours');
+        for (const name of ['a', 'b']) {
+            manager.trapLearner.observe(`https://www.e.edu/${name}`, `page ${name}`);
+            manager.trapLearner.observe(`https://www.e.edu/${name}?print=1`, `page ${name}`);
+        }
+        // The 10th page of the crawl explores: the library section's one queued link is the printable spelling.
+        await take();
+        expect(taken).not.toContain('https://www.e.edu/library/hours?print=1');
+        expect(manager.skippedCounts()['duplicate-spelling']).toBe(1);
+    });
+
     it('explores a section through its entry, and one deep page of it reached by its score does not close it', async () => {
         const manager = focusedManager({ maxPages: 30 });
         const taken = await nineAfterSeed(manager, [
