@@ -119,6 +119,12 @@ export interface FocusedCrawlOptions {
     domQuietMillis?: number;
     /** Browser pages: the longest wait for a quiet DOM (pages that never settle). @default 3000 */
     domSettleTimeoutMillis?: number;
+    /**
+     * Browser pages: images, fonts and media are not downloaded. They carry no text or links (an image's alt text is in
+     * the DOM either way), and loading them cost Chromium and the network more than any other subresource.
+     * @default true
+     */
+    blockMedia?: boolean;
     /** Crawlee configuration whose storages are used. @default Configuration.getGlobalConfig() */
     config?: Configuration;
     /** Called after every page. */
@@ -594,7 +600,7 @@ export class FocusedCrawl {
     }
 
     /**
-     * Keeps the page's main frame in scope: a navigation there (a script setting `location`, a meta refresh) to a host
+     * Keeps the page's main frame in scope, and its images, fonts and media undownloaded (`blockMedia`): a navigation there (a script setting `location`, a meta refresh) to a host
      * outside the scope is answered 204 before it is sent, so the page stays, and a redirect to one is failed before
      * it is followed. Only
      * documents are paused (Chromium's Fetch domain), so the page's own subresources load as they would without
@@ -602,9 +608,13 @@ export class FocusedCrawl {
      */
     private async guardBrowserPage(context: CrawlingContext, page: import('playwright').Page): Promise<void> {
         const cdp = await page.context().newCDPSession(page);
-        const { frameTree } = (await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } };
-        const mainFrameId = frameTree.frame.id;
+        // Both round trips at once: no document is requested before this hook returns, so the frame id is known by then.
+        let mainFrameId = '';
         cdp.on('Fetch.requestPaused', (event: PausedResponse) => {
+            if (event.resourceType !== 'Document') {
+                void cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' }).catch(() => undefined);
+                return;
+            }
             const reason = event.responseStatusCode === undefined ? this.navigationBlockReason(event, mainFrameId) : this.redirectReasonOf(event);
             if (reason?.redirect) {
                 void cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' }).catch(() => undefined);
@@ -619,12 +629,17 @@ export class FocusedCrawl {
                 void cdp.send('Fetch.continueRequest', { requestId: event.requestId }).catch(() => undefined);
             }
         });
-        await cdp.send('Fetch.enable', {
-            patterns: [
-                { resourceType: 'Document', requestStage: 'Request' },
-                { resourceType: 'Document', requestStage: 'Response' },
-            ],
-        });
+        const [{ frameTree }] = await Promise.all([
+            cdp.send('Page.getFrameTree') as Promise<{ frameTree: { frame: { id: string } } }>,
+            cdp.send('Fetch.enable', {
+                patterns: [
+                    { resourceType: 'Document', requestStage: 'Request' },
+                    { resourceType: 'Document', requestStage: 'Response' },
+                    ...(this.options.blockMedia === false ? [] : MEDIA_TYPES.map((resourceType) => ({ resourceType, requestStage: 'Request' as const }))),
+                ],
+            }),
+        ]);
+        mainFrameId = frameTree.frame.id;
     }
 
     /** A main-frame document request to a host outside the scope (frames of other sites, such as videos, may load). */
@@ -1307,9 +1322,13 @@ const HOST_FAILURE = /^(?:host-unreachable|http-502|http-504)$/;
 /** Errors that say the resource is not a page we can read: retrying cannot help. */
 const PERMANENT_FAILURE = /served Content-Type|Download is starting|ERR_INVALID_RESPONSE|ERR_UNKNOWN_URL_SCHEME|ERR_TOO_MANY_REDIRECTS|Redirected \d+ times|redirect blocked|ERR_UNSAFE_REDIRECT|Unsupported protocol/i;
 
-/** A document request or response paused by Chromium's Fetch domain (the fields the scope guard reads). */
+/** Subresources a browser page is read without ({@link FocusedCrawlOptions.blockMedia}), as the Fetch domain names them. */
+const MEDIA_TYPES = ['Image', 'Font', 'Media'] as const;
+
+/** A request or response paused by Chromium's Fetch domain (the fields the scope guard reads). */
 interface PausedResponse {
     requestId: string;
+    resourceType: string;
     frameId: string;
     request: { url: string };
     /** Absent at the request stage. */
