@@ -70,3 +70,49 @@ describe('browser mode reads the rendered DOM', () => {
         expect(site.requests.filter((r) => r.startsWith('/telescopes/'))).toEqual([]);
     });
 });
+
+describe('browser mode reads pages without their media', () => {
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+    let site: TestSite;
+    beforeAll(async () => {
+        site = await startSite({
+            '/': page(
+                'Observatory',
+                `<style>@font-face { font-family: Star; src: url(/star.woff2); } body { font-family: Star; }</style>
+                 <main><h1>Telescope observatory</h1><p>Telescope nights for everyone.</p>
+                 <a href="/telescopes/dome"><img src="/dome.png" alt="The telescope dome"></a></main>`,
+            ),
+            '/dome.png': (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(png),
+            '/star.woff2': (_req, res) => void res.writeHead(200, { 'content-type': 'font/woff2' }).end(Buffer.alloc(64)),
+            '/telescopes/dome': page('Telescope dome', '<main><h1>Telescope dome</h1><p>The telescope dome opens at night.</p></main>'),
+        });
+    });
+    afterAll(async () => site.close());
+
+    const crawl = async (blockMedia?: boolean) => {
+        site.requests.length = 0;
+        const focused = await createFocusedCrawler({
+            mode: 'browser',
+            startUrls: [`${site.url}/`],
+            query: 'telescope dome',
+            maxPages: 3,
+            stop: 'never',
+            storageDir: mkdtempSync(join(tmpdir(), 'cf-media-')),
+            ...(blockMedia === undefined ? {} : { blockMedia }),
+        });
+        await focused.run();
+        const { items } = await (await Dataset.open(undefined, { config: focused.focus.config })).getData();
+        return items.map((item) => new URL(String(item.url)).pathname).sort();
+    };
+
+    it('downloads no image or font by default, and still follows an image link by its alt text', async () => {
+        expect(await crawl()).toEqual(['/', '/telescopes/dome']);
+        expect(site.hits('/dome.png')).toBe(0);
+        expect(site.hits('/star.woff2')).toBe(0);
+    }, 90_000);
+
+    it('downloads them with blockMedia: false', async () => {
+        expect(await crawl(false)).toEqual(['/', '/telescopes/dome']);
+        expect(site.hits('/dome.png')).toBeGreaterThan(0);
+    }, 90_000);
+});
