@@ -18,10 +18,24 @@ const STARTUP_TIMEOUT_MILLIS = 10_000;
 /** Grace period for the server's log stream before it is stopped. */
 const LOG_FLUSH_MILLIS = 500;
 
+/** Attempts at starting serve.mjs: a port probed free can be taken by another process before the server binds it. */
+const START_ATTEMPTS = 3;
+
 /** Starts serve.mjs on free ports, logging requests (JSON lines) to `logFile`. */
 export async function startCorpusServer(logFile: string): Promise<CorpusServer> {
+    for (let attempt = 1; ; attempt++) {
+        try {
+            return await startOnFreePorts(logFile);
+        } catch (error) {
+            if (attempt >= START_ATTEMPTS || !/EADDRINUSE/.test(String(error))) throw error;
+        }
+    }
+}
+
+async function startOnFreePorts(logFile: string): Promise<CorpusServer> {
     const port = await freePort();
-    const tlsPort = await freePort();
+    let tlsPort = await freePort();
+    while (tlsPort === port) tlsPort = await freePort(); // the first probe's port is free again once it closed
     const child = spawn(
         process.execPath,
         [SERVER_SCRIPT, '--config', SITES_CONFIG, '--port', String(port), '--tls-port', String(tlsPort), '--log', logFile],
