@@ -145,7 +145,7 @@ export function fullTable(rows: ResultRow[]): string {
 export function calibrationTable(rows: ResultRow[]): string {
     const estimated = rows.filter((row) => row.estimatedRecall !== null);
     if (estimated.length === 0) return 'No crawl reported an estimated recall.';
-    const holds = (row: ResultRow) => row.recall >= row.estimatedRecall![1] - 1e-9 && row.recall <= row.estimatedRecall![2] + 1e-9;
+    const holds = (row: ResultRow) => intervalHolds(row) === true;
     const lines = [
         '| site, query | crawler | budget | crawl | true recall | estimated [interval] | holds |',
         '|---|---|---:|---:|---:|---|:---:|',
@@ -156,5 +156,66 @@ export function calibrationTable(rows: ResultRow[]): string {
     ];
     const held = estimated.filter(holds).length;
     lines.push('', `The interval held the true recall in ${held} of ${estimated.length} crawls (${((100 * held) / estimated.length).toFixed(0)} %; target ≥ 80 %).`);
+    return lines.join('\n');
+}
+
+/** Whether the true recall lies inside the interval crawlee-focus reported; null for a crawl that reported none. */
+export function intervalHolds(row: ResultRow): boolean | null {
+    if (!row.estimatedRecall) return null;
+    return row.recall >= row.estimatedRecall[1] - 1e-9 && row.recall <= row.estimatedRecall[2] + 1e-9;
+}
+
+/** The crawls of one (query, crawler, budget) pooled: what a before/after comparison reads. */
+export interface CellSummary {
+    labelId: string;
+    crawler: CrawlerKind;
+    budget: number;
+    crawls: number;
+    meanRecall: number;
+    minRecall: number;
+    maxRecall: number;
+    /** Crawls whose reported interval held the true recall, of those that reported one. */
+    intervalHeld: number;
+    intervalReported: number;
+    /** Stop reasons and how many crawls gave each. */
+    stops: Record<string, number>;
+}
+
+/** Pools rows (from one or many selection JSON files) by query, crawler and budget, in that order. */
+export function summarizeCells(rows: readonly ResultRow[]): CellSummary[] {
+    const cells = new Map<string, ResultRow[]>();
+    for (const row of rows) {
+        const key = `${row.labelId}\u0000${row.crawler}\u0000${String(row.budget).padStart(6, '0')}`;
+        (cells.get(key) ?? cells.set(key, []).get(key)!).push(row);
+    }
+    return [...cells.keys()].sort().map((key) => {
+        const cell = cells.get(key)!;
+        const recalls = cell.map((row) => row.recall);
+        const stops: Record<string, number> = {};
+        for (const row of cell) stops[row.stopReason ?? 'none'] = (stops[row.stopReason ?? 'none'] ?? 0) + 1;
+        const verdicts = cell.map(intervalHolds).filter((held): held is boolean => held !== null);
+        return {
+            labelId: cell[0]!.labelId,
+            crawler: cell[0]!.crawler,
+            budget: cell[0]!.budget,
+            crawls: cell.length,
+            meanRecall: recalls.reduce((a, b) => a + b, 0) / recalls.length,
+            minRecall: Math.min(...recalls),
+            maxRecall: Math.max(...recalls),
+            intervalHeld: verdicts.filter(Boolean).length,
+            intervalReported: verdicts.length,
+            stops,
+        };
+    });
+}
+
+/** {@link summarizeCells} as a Markdown table. */
+export function cellTable(cells: readonly CellSummary[]): string {
+    const lines = ['| query | crawler | budget | crawls | mean recall [lowest–highest] | interval held | stops |', '|---|---|---:|---:|---|---:|---|'];
+    for (const c of cells) {
+        const stops = Object.entries(c.stops).map(([reason, n]) => `${reason} ${n}`).join(', ');
+        const held = c.intervalReported > 0 ? `${c.intervalHeld} of ${c.intervalReported}` : '—';
+        lines.push(`| ${c.labelId} | ${crawlerInfo(c.crawler).label} | ${c.budget} | ${c.crawls} | ${c.meanRecall.toFixed(3)} [${c.minRecall.toFixed(2)}–${c.maxRecall.toFixed(2)}] | ${held} | ${stops} |`);
+    }
     return lines.join('\n');
 }

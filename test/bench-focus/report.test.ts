@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { Label } from '../../bench/focus/paths.js';
 import type { PlannedRun } from '../../bench/focus/plan.js';
-import { calibrationTable, resultRows, summaryTable } from '../../bench/focus/report.js';
+import { calibrationTable, cellTable, resultRows, summarizeCells, summaryTable } from '../../bench/focus/report.js';
 import type { ResultRow } from '../../bench/focus/report.js';
 import type { ScoredRun } from '../../bench/focus/runner.js';
 import type { ScoreRow } from '../../bench/focus/score.js';
@@ -103,5 +103,28 @@ describe('calibrationTable', () => {
         expect(table).toContain('| 0.60 | 0.50 [0.40–0.70] | yes |');
         expect(table).toContain('| 0.90 | 0.50 [0.30–0.80] | no |');
         expect(table).toContain('held the true recall in 1 of 2 crawls (50 %');
+    });
+});
+
+describe('summarizeCells', () => {
+    const result = (budget: number, recall: number, estimated: [number, number, number] | null, stopReason: string | null, repeat = 1): ResultRow => ({
+        site: 'cs', query: 'admissions', labelId: 'cs--admissions', crawler: 'focus', budget, runId: `r${budget}-${repeat}`, repeat, fromPrefix: false,
+        fetched: budget, fetchedHtml: budget, relevantFound: recall * 10, totalRelevant: 10, harvest: 0, recall, pagesTo50: null, wallSeconds: 1,
+        stopReason, estimatedRecall: estimated,
+    });
+
+    it('pools the crawls of a cell, from any number of files: mean and range, how often the interval held, the stops', () => {
+        const cells = summarizeCells([
+            result(100, 0.2, [0.3, 0.1, 0.5], 'limit_reached', 1),
+            result(50, 0.1, null, 'saturated'),
+            result(100, 0.6, [0.3, 0.1, 0.5], 'saturated', 2),
+            result(100, 0.4, [0.3, 0.1, 0.5], 'limit_reached', 3),
+        ]);
+        expect(cells.map((c) => c.budget)).toEqual([50, 100]); // by budget as a number, not as text
+        const [fifty, hundred] = cells;
+        expect(hundred).toMatchObject({ crawls: 3, minRecall: 0.2, maxRecall: 0.6, intervalHeld: 2, intervalReported: 3, stops: { limit_reached: 2, saturated: 1 } });
+        expect(hundred!.meanRecall).toBeCloseTo(0.4, 10);
+        expect(fifty).toMatchObject({ crawls: 1, intervalHeld: 0, intervalReported: 0 });
+        expect(cellTable(cells)).toContain('| cs--admissions | crawlee-focus | 100 | 3 | 0.400 [0.20–0.60] | 2 of 3 | limit_reached 2, saturated 1 |');
     });
 });
