@@ -742,8 +742,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * Exploration: a link, queued or dropped for room, into a section of the site (its first directory) that no fetch
      * has opened yet. Link scores rank what the crawl has evidence for; a section it never opened has none either way
      * (its entry may be demoted as news, or named by nothing in the query), and the relevant content may be all there.
-     * A share of the budget tests those sections, best-scored first, each through its entry (`pickExploration`);
-     * failing or trap URLs are not tried.
+     * A share of the budget tests those sections, ranked by their links' evidence without the priors
+     * (`explorationRank`), each through its entry (`pickExploration`); failing or trap URLs are not tried.
      */
     private takeExploration(): { entry: FrontierEntry; score: number } | undefined {
         for (;;) {
