@@ -159,16 +159,18 @@ export function linkScore(signal: LinkSignal, weights: LinkScoreWeights): number
  */
 export function evidenceScore(signal: LinkSignal, weights: LinkScoreWeights): number {
     if (signal.fixed !== undefined) return signal.fixed;
+    return modelEvidence(signal, weights) * (signal.foreign ? FOREIGN_FACTOR : 1) * DEPTH_DECAY ** signal.depth;
+}
+
+/** The link's features weighed by the model; a neighbourhood that did not pay off may pull the sum below zero, and scores stay non-negative. */
+function modelEvidence(signal: LinkSignal, weights: LinkScoreWeights): number {
     const features = linkFeatures(signal, weights.terms, weights.locality);
-    const score = Math.max(0, features.reduce((sum, x, i) => sum + x * (weights.model[i] ?? 0), 0));
-    return score * (signal.foreign ? FOREIGN_FACTOR : 1) * DEPTH_DECAY ** signal.depth;
+    return Math.max(0, features.reduce((sum, x, i) => sum + x * (weights.model[i] ?? 0), 0));
 }
 
 /** The score from the link's own features, floors and depth (see {@link linkScore}). */
 function featureScore(signal: LinkSignal, weights: LinkScoreWeights): number {
-    const features = linkFeatures(signal, weights.terms, weights.locality);
-    // A neighbourhood that did not pay off may pull the sum below zero; scores stay non-negative.
-    let score = Math.max(0, features.reduce((sum, x, i) => sum + x * (weights.model[i] ?? 0), 0));
+    let score = modelEvidence(signal, weights);
     const demotion = Math.min(
         signal.furniture ? FURNITURE_FACTOR : 1,
         signal.dated ? DATED_FACTOR : 1,
