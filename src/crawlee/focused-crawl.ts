@@ -600,11 +600,11 @@ export class FocusedCrawl {
     }
 
     /**
-     * Keeps the page's main frame in scope, and its images, fonts and media undownloaded (`blockMedia`): a navigation there (a script setting `location`, a meta refresh) to a host
+     * Keeps the page's main frame in scope: a navigation there (a script setting `location`, a meta refresh) to a host
      * outside the scope is answered 204 before it is sent, so the page stays, and a redirect to one is failed before
-     * it is followed. Only
-     * documents are paused (Chromium's Fetch domain), so the page's own subresources load as they would without
-     * crawlee-focus; a `page.route` matcher would send every one of them through Node first.
+     * it is followed. With `blockMedia`, images, fonts and media are failed at their request too. Only those and
+     * documents are paused (Chromium's Fetch domain), so the page's scripts, styles and data load as they would without
+     * crawlee-focus; a `page.route` matcher would send every request through Node first.
      */
     private async guardBrowserPage(context: CrawlingContext, page: import('playwright').Page): Promise<void> {
         const cdp = await page.context().newCDPSession(page);
