@@ -570,6 +570,11 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         return expectedCount(probabilities);
     }
 
+    /** How exploration ranks an entry into an unopened section: its evidence without the priors, traps still counted. */
+    protected explorationRank(entry: FrontierEntry): number {
+        return entry.signal && this.focus ? this.adjustForTraps(this.focus.evidenceScore(entry.signal), entry.shape, entry.url) : 0;
+    }
+
     /** The current score of a stored entry, as the queue would rank it. */
     protected scoreOf(entry: FrontierEntry): number {
         return entry.signal && this.focus ? this.adjustForTraps(this.focus.score(entry.signal), entry.shape, entry.url) : 0;
@@ -737,20 +742,20 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * Exploration: a link, queued or dropped for room, into a section of the site (its first directory) that no fetch
      * has opened yet. Link scores rank what the crawl has evidence for; a section it never opened has none either way
      * (its entry may be demoted as news, or named by nothing in the query), and the relevant content may be all there.
-     * A share of the budget tests those sections, best-scored first, each through its entry (`pickExploration`);
-     * failing or trap URLs are not tried.
+     * A share of the budget tests those sections, ranked by their links' evidence without the priors
+     * (`explorationRank`), each through its entry (`pickExploration`); failing or trap URLs are not tried.
      */
     private takeExploration(): { entry: FrontierEntry; score: number } | undefined {
         for (;;) {
-            const candidates: Array<ExplorationCandidate<{ entry: FrontierEntry; from: 'queue' | 'reserve' }>> = [];
+            const candidates: Array<ExplorationCandidate<{ entry: FrontierEntry; from: 'queue' | 'reserve'; score: number }>> = [];
             const consider = (entry: FrontierEntry, score: number, from: 'queue' | 'reserve'): void => {
-                if (this.isExploratory(entry) && !this.isBusy(hostKey(entry.url))) candidates.push({ url: entry.url, score, item: { entry, from } });
+                if (this.isExploratory(entry) && !this.isBusy(hostKey(entry.url))) candidates.push({ url: entry.url, score: this.explorationRank(entry), item: { entry, from, score } });
             };
             for (const item of this.bestFirst ?? []) consider(item.signal, item.score, 'queue');
             for (const { payload } of this.reserve.links('no-room')) if (!this.known.has(payload.uniqueKey)) consider(payload, this.scoreOf(payload), 'reserve');
             const picked = pickExploration(candidates);
             if (!picked) return undefined;
-            const { score, item: { entry, from } } = picked;
+            const { entry, from, score } = picked.item;
             if (from === 'queue') {
                 this.bestFirst!.delete(entry.uniqueKey);
                 this.changeQueued(hostKey(entry.url), -1);

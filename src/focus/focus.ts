@@ -11,7 +11,7 @@ import { AdaptiveStop, type AdaptiveOptions, type AdaptiveStopJSON, type StopRea
 import { FacetStats, Facets, type FacetStatsJSON } from './facets.js';
 import { isDatedLeaf, isFurniture } from './furniture.js';
 import { Harvest, subtree, type HarvestJSON } from './harvest.js';
-import { HUB_FACTOR, isBlind, isUntestedSeries, linkFeatures, linkScore, SEED_SCORE, type LinkSignal } from './link-score.js';
+import { evidenceScore, HUB_FACTOR, isBlind, isUntestedSeries, linkFeatures, linkScore, SEED_SCORE, type LinkScoreWeights, type LinkSignal } from './link-score.js';
 import { Locality, localityKeys, type LocalityJSON } from './locality.js';
 import { ScoreCalibration, type LinkProbability, type ScoreCalibrationJSON } from './calibration.js';
 import { LinkModel, type LinkModelJSON } from './model.js';
@@ -323,13 +323,22 @@ export class Focus {
 
     /** The score of a stored signal under the current term weights, model weights, locality, coverage and portal state. */
     score(signal: LinkSignal): number {
-        return linkScore(signal, {
+        return linkScore(signal, this.#weights());
+    }
+
+    /** The link's evidence without the priors ({@link evidenceScore}): what exploration ranks unopened sections by. */
+    evidenceScore(signal: LinkSignal): number {
+        return evidenceScore(signal, this.#weights());
+    }
+
+    #weights(): LinkScoreWeights {
+        return {
             terms: this.#termWeights,
             model: this.#model.weights,
             englishHomeOpen: !this.#englishHomeFound,
             locality: this.#locality,
             coverage: this.#coverageAtRescore,
-        });
+        };
     }
 
     /**

@@ -149,11 +149,28 @@ export function linkScore(signal: LinkSignal, weights: LinkScoreWeights): number
     return signal.continues ? Math.max(own, featureScore(signal.continues, weights) * DEPTH_DECAY) : own;
 }
 
+/**
+ * What the crawl's own evidence says of a link, without the priors about what a kind of URL usually holds: its
+ * features under the learned weights and its depth, with no news, furniture or dated demotion and no floor.
+ * Exploration ranks unopened sections by it, since exploring is how the crawl tests those priors: a section whose
+ * entry is demoted as news was never chosen while any undemoted section was left, however many of its links named
+ * the topic (openehr's release posts, reached only through its news section). The prior against another language's
+ * part of the site stays: a translation holds nothing the crawl cannot read in its own language.
+ */
+export function evidenceScore(signal: LinkSignal, weights: LinkScoreWeights): number {
+    if (signal.fixed !== undefined) return signal.fixed;
+    return modelEvidence(signal, weights) * (signal.foreign ? FOREIGN_FACTOR : 1) * DEPTH_DECAY ** signal.depth;
+}
+
+/** The link's features weighed by the model; a neighbourhood that did not pay off may pull the sum below zero, and scores stay non-negative. */
+function modelEvidence(signal: LinkSignal, weights: LinkScoreWeights): number {
+    const features = linkFeatures(signal, weights.terms, weights.locality);
+    return Math.max(0, features.reduce((sum, x, i) => sum + x * (weights.model[i] ?? 0), 0));
+}
+
 /** The score from the link's own features, floors and depth (see {@link linkScore}). */
 function featureScore(signal: LinkSignal, weights: LinkScoreWeights): number {
-    const features = linkFeatures(signal, weights.terms, weights.locality);
-    // A neighbourhood that did not pay off may pull the sum below zero; scores stay non-negative.
-    let score = Math.max(0, features.reduce((sum, x, i) => sum + x * (weights.model[i] ?? 0), 0));
+    let score = modelEvidence(signal, weights);
     const demotion = Math.min(
         signal.furniture ? FURNITURE_FACTOR : 1,
         signal.dated ? DATED_FACTOR : 1,

@@ -30,7 +30,10 @@ async function crawlDemo(site: DemoSite, options: Partial<CreateFocusedCrawlerOp
     });
     const report = await focused.run();
     const { items } = await (await Dataset.open(undefined, { config: focused.focus.config })).getData();
-    return { report, delivered: items.map((i) => new URL(String(i.url)).pathname) };
+    // `/dir/index.html` is the page `/dir/`, as the labels spell it
+    const pathOf = (url: unknown) => new URL(String(url)).pathname.replace(/\/index\.html$/, '/');
+    const markdownOf = (path: string) => String(items.find((i) => pathOf(i.url) === path)?.markdown ?? '');
+    return { report, delivered: items.map((i) => pathOf(i.url)), markdownOf };
 }
 
 describe('the demo site (issue 4 scenarios)', () => {
@@ -56,13 +59,20 @@ describe('the demo site (issue 4 scenarios)', () => {
         const maxPages = 40;
         // Eight Chromium pages on two cores beside other test files: a page's data fetch and the list built from it can
         // take longer than the default 3 s settle cap (CI read /graduate/programs/ once before its list was built).
-        const { report, delivered } = await crawlDemo(site, { mode: 'browser', maxPages, maxConcurrency: 8, minConcurrency: 8, maxRequestsPerHost: 8, stop: 'never', domSettleTimeoutMillis: 10_000 });
+        const concurrency = 8;
+        const { report, delivered, markdownOf } = await crawlDemo(site, { mode: 'browser', maxPages, maxConcurrency: concurrency, minConcurrency: concurrency, maxRequestsPerHost: concurrency, stop: 'never', domSettleTimeoutMillis: 10_000 });
         const pages = pageRequests(site);
         expect(pages).toHaveLength(maxPages);
         expect(report.pagesFetched).toBe(maxPages);
         expect(report.stopReason).toBe('limit_reached');
-        // the programme pages are linked only from a list that JavaScript builds after a fetch
-        expect(delivered.filter((p) => p.startsWith('/graduate/programs/') && p !== '/graduate/programs/'), delivered.join(' ')).not.toHaveLength(0);
+        // The programme pages are linked only from a list that JavaScript builds after a fetch: the list page was read
+        // with that list built, and when budget was left after it, a programme page was fetched too. Which of 8 pages in
+        // flight finishes first decides whether the list page came early enough, so that is not asserted.
+        expect(delivered).toContain('/graduate/programs/');
+        expect(markdownOf('/graduate/programs/')).toContain('/graduate/programs/msc-data-science/');
+        const listAt = pages.findIndex((p) => p.startsWith('/graduate/programs/'));
+        const programmes = delivered.filter((p) => p.startsWith('/graduate/programs/') && p !== '/graduate/programs/');
+        if (listAt < maxPages - 2 * concurrency) expect(programmes, delivered.join(' ')).not.toHaveLength(0);
         // the endless calendar gets at most 5 % of the budget
         expect(pages.filter((p) => p.startsWith('/events/calendar')).length).toBeLessThanOrEqual(Math.floor(maxPages * 0.05));
         const recall = demoLabels().relevant.filter((p) => delivered.includes(p)).length / demoLabels().relevant.length;

@@ -146,6 +146,20 @@ describe('FocusedRequestManager', () => {
         expect(manager.skippedCounts()['duplicate-spelling']).toBe(1);
     });
 
+    it("explores the section its links' evidence favours, a news section's too: exploring tests the demotion", async () => {
+        const manager = focusedManager({ maxPages: 200 }); // room for the visa section: its cluster cap is not reached
+        const taken = await nineAfterSeed(manager, [
+            ...visaLinks(12),
+            { url: 'https://www.e.edu/news/awards-announced', anchor: 'Visa and scholarship awards announced' },
+            { url: 'https://www.e.edu/campus/visa-office', anchor: 'Visa office' },
+        ]);
+        expect(taken.slice(0, 8).every((url) => url.includes('/international/'))).toBe(true);
+        // The 10th page of the crawl explores. Ranked as the queue ranks them the news link, demoted as news, is below
+        // the campus one; but it names both query terms where the campus link names one, and exploring opens news.
+        expect(taken[8]).toBe('https://www.e.edu/news/awards-announced');
+        expect(manager.explorations).toBe(1);
+    });
+
     it('explores a section through its entry, and one deep page of it reached by its score does not close it', async () => {
         const manager = focusedManager({ maxPages: 30 });
         const taken = await nineAfterSeed(manager, [

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DATED_FACTOR, FURNITURE_FACTOR } from '../../src/focus/furniture.js';
 import {
-    DEPTH_DECAY, FOREIGN_FACTOR, isBlind, LANGUAGE_PORTAL_SCORE, linkScore, provenDemotion, SECTION_SCORE,
+    DEPTH_DECAY, evidenceScore, FOREIGN_FACTOR, isBlind, LANGUAGE_PORTAL_SCORE, linkScore, provenDemotion, SECTION_SCORE,
     type LinkScoreWeights, type LinkSignal,
 } from '../../src/focus/link-score.js';
 import { Locality, localityKeys } from '../../src/focus/locality.js';
@@ -125,5 +125,23 @@ describe('isBlind', () => {
         expect(isBlind({ ...plain, parentRelevance: 0.9 })).toBe(true);
         expect(isBlind({ ...plain, contextTerms: 1 })).toBe(false);
         expect(isBlind({ ...plain, fixed: 1000 })).toBe(false);
+    });
+});
+
+describe('evidenceScore', () => {
+    it("is the link's evidence without the news and dated priors and without floors, depth still counted", () => {
+        const good = { ...plain, anchorTerms: 0b11, urlTerms: 0b11, phrase: true, depth: 1 };
+        const base = linkScore(good, start());
+        expect(evidenceScore({ ...good, furniture: true }, start())).toBeCloseTo(base, 12);
+        expect(evidenceScore({ ...good, dated: true }, start())).toBeCloseTo(base, 12);
+        expect(linkScore({ ...good, furniture: true }, start())).toBeLessThan(base);
+        // A section entry with no evidence is not lifted to the section floor.
+        expect(evidenceScore({ ...plain, section: 'section' }, start())).toBe(0);
+        expect(linkScore({ ...plain, section: 'section' }, start())).toBeGreaterThan(0);
+    });
+
+    it('keeps the prior against another language: exploring is not a reason to read a translation', () => {
+        const good = { ...plain, anchorTerms: 0b11 };
+        expect(evidenceScore({ ...good, foreign: true }, start())).toBeCloseTo(linkScore(good, start()) * FOREIGN_FACTOR, 12);
     });
 });
