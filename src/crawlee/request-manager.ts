@@ -250,6 +250,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /** Dedup keys of everything queued, in flight or handled. */
     protected readonly known = new Set<string>();
     protected readonly handled = new Set<string>();
+    /** The trap learner's rule count when the taken pages' keys were last brought up to date ({@link rekeyTakenPages}). */
+    private keyedUnderRules = 0;
     /** Handled requests given back to the budget ({@link refund}). */
     private readonly refunded = new Set<string>();
     private readonly scopeHosts = new Set<string>();
@@ -300,7 +302,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             clusterCap:
                 options.clusterCap ?? (Number.isFinite(maxPages) ? Math.max(2, Math.ceil(maxPages * CLUSTER_CAP_SHARE)) : 50),
         };
-        this.hosts = new HostSchedule(this.options.maxRequestsPerHost);
+        this.hosts = new HostSchedule(this.options.maxRequestsPerHost, true);
         this.skips = new SkipTally(this.options.samplesPerReason);
         for (const host of options.allowedHosts ?? []) this.scopeHosts.add(normalizeScopeHost(host));
         this.scopeFromSeeds = this.scopeHosts.size === 0;
@@ -462,6 +464,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         const outside = how.depth > 0 ? this.globs.verdict(url) : null;
         if (outside) return this.skip(outside, url);
         // Our dedup key replaces Crawlee's unique key: one page, one request, whatever the spelling.
+        this.rekeyTakenPages();
         const uniqueKey = this.trapLearner.keyOf(url);
         if (this.known.has(uniqueKey)) {
             this.raiseIfQueued(uniqueKey, url, how);
@@ -795,6 +798,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * dropped, any other is fetched under its canonical spelling.
      */
     private isKnownSpelling(entry: FrontierEntry): boolean {
+        this.rekeyTakenPages();
         const canonical = this.trapLearner.rewrite(entry.url);
         const key = this.trapLearner.keyOf(canonical);
         if (key !== entry.uniqueKey) {
@@ -804,6 +808,20 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         entry.url = canonical;
         entry.uniqueKey = key;
         return false;
+    }
+
+    /**
+     * A rule learned after a page was taken changes that page's key (`/p/index.html` was keyed as such, and is
+     * `/p/index` once `.html` is known to be droppable), so its spellings linked afterwards were not known and the
+     * page was fetched again (openehr's partner list, twice in 50 pages). Each taken page's key under the new rules
+     * becomes known too; queued pages keep theirs and are checked when taken.
+     */
+    private rekeyTakenPages(): void {
+        const rules = this.trapLearner.ruleCount;
+        if (rules === this.keyedUnderRules) return;
+        this.keyedUnderRules = rules;
+        for (const key of this.handled) this.known.add(this.trapLearner.keyOf(key));
+        for (const { entry } of [...this.inFlight.values(), ...this.retries]) this.known.add(this.trapLearner.keyOf(entry.uniqueKey));
     }
 
     /** Queued before its host's robots.txt had been read, and disallowed by it: dropped, never fetched. */

@@ -88,6 +88,7 @@ export class RewriteRuleLearner {
     readonly support: number;
     private readonly candidates = new Map<string, { candidate: Candidate; pairs: Set<string> }>();
     private readonly active = new Map<string, HostRules>();
+    private activations = 0;
 
     constructor(options: RewriteRuleLearnerOptions = {}) {
         this.delta = options.delta ?? DEFAULT_DELTA;
@@ -188,7 +189,13 @@ export class RewriteRuleLearner {
         return learner;
     }
 
+    /** Rules activated so far: a change means dedup keys computed before it may no longer match (see {@link pageForm}). */
+    get ruleCount(): number {
+        return this.activations;
+    }
+
     private activate(candidate: Candidate): void {
+        this.activations += 1;
         let rules = this.active.get(candidate.host);
         if (!rules) {
             rules = { values: new Map(), segments: new Set(), extensions: new Set() };

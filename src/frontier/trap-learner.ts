@@ -250,6 +250,11 @@ export class TrapLearner implements DemotionSource {
         return dedupKey(this.ruleLearner.pageForm(url));
     }
 
+    /** Rewrite rules learned so far; keys from {@link keyOf} taken before it last changed may be stale. */
+    get ruleCount(): number {
+        return this.ruleLearner.ruleCount;
+    }
+
     rules(): RewriteRuleInfo[] {
         return this.ruleLearner.rules();
     }

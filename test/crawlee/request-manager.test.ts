@@ -123,6 +123,29 @@ describe('FocusedRequestManager', () => {
         expect((await drain(manager)).sort()).toEqual(['https://www.e.edu/partners/nova', 'https://www.e.edu/visa/index.html']);
     });
 
+    it('does not fetch a page again when a rule learned after it was fetched changes its key', async () => {
+        const manager = focusedManager();
+        await manager.addRequestsBatched([SEED]);
+        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        manager.offerLinks([{ url: 'https://www.e.edu/visa/index.html', anchor: 'Visa scholarship' }], parent);
+        expect(await drain(manager)).toEqual(['https://www.e.edu/visa/index.html']);
+        // Only now does the crawl learn that a page's `.html` may be dropped: the list's key becomes /visa/index.
+        for (const name of ['acme', 'zenith']) {
+            manager.trapLearner.observe(`https://www.e.edu/partners/${name}`, `The ${name} partner page`);
+            manager.trapLearner.observe(`https://www.e.edu/partners/${name}.html`, `The ${name} partner page`);
+        }
+        const visaPage = { url: 'https://www.e.edu/visa/index.html', depth: 1, relevance: 0.9, isHub: true };
+        manager.offerLinks(
+            [
+                { url: 'https://www.e.edu/visa/index.html', anchor: 'Visa scholarship' },
+                { url: 'https://www.e.edu/visa/index', anchor: 'Visa scholarship' },
+                { url: 'https://www.e.edu/visa/scholarship-fund', anchor: 'Visa scholarship fund' },
+            ],
+            visaPage,
+        );
+        expect(await drain(manager)).toEqual(['https://www.e.edu/visa/scholarship-fund']);
+    });
+
     it('drops an exploration pick that a rule learned meanwhile makes a spelling of a fetched page', async () => {
         const manager = focusedManager({ maxPages: 30 });
         await manager.addRequestsBatched([SEED]);
@@ -360,7 +383,8 @@ describe('FocusedRequestManager', () => {
 
     it('follows Crawlee semantics for in-flight and reclaimed requests', async () => {
         const manager = focusedManager({ maxPages: 2 });
-        await manager.addRequestsBatched([SEED, 'https://www.e.edu/visa']);
+        // two hosts: one not heard from yet takes one request at a time
+        await manager.addRequestsBatched([SEED, 'https://visa.e.edu/']);
         const first = (await manager.fetchNextRequest())!;
         expect(first).toBeInstanceOf(Request);
         expect(first.id).toBeTruthy();
@@ -378,6 +402,19 @@ describe('FocusedRequestManager', () => {
         expect(await manager.handledCount()).toBe(2);
         expect(await manager.isFinished()).toBe(true);
         expect(manager.pagesScheduled).toBe(2);
+    });
+
+    it('sends a host one request until its first has ended, then up to maxRequestsPerHost', async () => {
+        const manager = new FocusedRequestManager({ maxRequestsPerHost: 3, allowedHosts: ['a.test'] });
+        await manager.addRequestsBatched(['http://a.test/1', 'http://a.test/2', 'http://a.test/3', 'http://a.test/4']);
+        const first = (await manager.fetchNextRequest())!;
+        expect(await manager.fetchNextRequest()).toBeNull(); // a.test may be down: its first answer is awaited
+        // a failure is an answer too: the trap learner, not politeness, decides whether the host is worth more pages
+        first.retryCount += 1;
+        await manager.reclaimRequest(first);
+        const taken = [(await manager.fetchNextRequest())!, (await manager.fetchNextRequest())!, (await manager.fetchNextRequest())!];
+        expect(taken.every((r) => r !== null)).toBe(true);
+        expect(await manager.fetchNextRequest()).toBeNull(); // three in flight
     });
 
     it('keeps at most maxRequestsPerHost requests in flight per host, and serves other hosts meanwhile', async () => {
