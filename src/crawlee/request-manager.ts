@@ -302,7 +302,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             clusterCap:
                 options.clusterCap ?? (Number.isFinite(maxPages) ? Math.max(2, Math.ceil(maxPages * CLUSTER_CAP_SHARE)) : 50),
         };
-        this.hosts = new HostSchedule(this.options.maxRequestsPerHost, true);
+        this.hosts = new HostSchedule(this.options.maxRequestsPerHost);
         this.skips = new SkipTally(this.options.samplesPerReason);
         for (const host of options.allowedHosts ?? []) this.scopeHosts.add(normalizeScopeHost(host));
         this.scopeFromSeeds = this.scopeHosts.size === 0;

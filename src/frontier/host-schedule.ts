@@ -6,17 +6,9 @@
 export class HostSchedule {
     readonly #inFlight = new Map<string, number>();
     readonly #nextAllowedAt = new Map<string, number>();
-    /** Hosts with a request that has ended: they have answered, or failed to. */
-    readonly #heardFrom = new Set<string>();
 
-    /**
-     * @param maxInFlight Requests one host may have in flight at once.
-     * @param probeFirst Whether a host takes one request at a time until its first request has ended.
-     */
-    constructor(
-        readonly maxInFlight: number,
-        readonly probeFirst = false,
-    ) {
+    /** @param maxInFlight Requests one host may have in flight at once. */
+    constructor(readonly maxInFlight: number) {
         if (!(maxInFlight >= 1)) throw new RangeError(`HostSchedule needs maxInFlight ≥ 1, got ${maxInFlight}.`);
     }
 
@@ -25,13 +17,9 @@ export class HostSchedule {
         return this.#inFlight.get(host) ?? 0;
     }
 
-    /**
-     * True when the host is at its in-flight limit. With `probeFirst`, until its first request has ended the limit is
-     * one: a host that is down or missing (a subdomain the capture lacks) then costs one failed page of the budget,
-     * not `maxInFlight` pages sent before the first failure came back (openehr: 4 of 50 pages to one dead forum host).
-     */
+    /** True when the host is at its in-flight limit. */
     isFull(host: string): boolean {
-        return this.inFlight(host) >= (!this.probeFirst || this.#heardFrom.has(host) ? this.maxInFlight : 1);
+        return this.inFlight(host) >= this.maxInFlight;
     }
 
     /** The time before which the host must not be asked (0 when it may be asked now). */
@@ -52,7 +40,6 @@ export class HostSchedule {
 
     /** A request to the host ended (handled, failed or given back). */
     finish(host: string): void {
-        if (this.probeFirst) this.#heardFrom.add(host);
         const count = this.inFlight(host) - 1;
         if (count > 0) this.#inFlight.set(host, count);
         else this.#inFlight.delete(host);
