@@ -40,11 +40,24 @@ async function runActor(input: unknown, { storage = mkdtempSync(join(tmpdir(), '
     const watch = killWhen ? setInterval(() => killWhen() && child.kill('SIGKILL'), 20) : undefined;
     const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
     clearInterval(watch);
+    // A kill can tear the file being written (the restarted run repairs it): only then is a torn file skipped.
+    const killed = killWhen !== undefined && status !== 0;
+    const readJson = (path: string) => {
+        try {
+            return JSON.parse(readFileSync(path, 'utf8'));
+        } catch (error) {
+            if (killed) return undefined;
+            throw error;
+        }
+    };
     const datasetItems = (name: string) => {
         const dir = join(storage, 'datasets', name);
-        return (existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : []).filter((f) => f.name.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(dir, f.name), 'utf8')));
+        return (existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : [])
+            .filter((f) => /^\d+\.json$/.test(f.name))
+            .map((f) => readJson(join(dir, f.name)))
+            .filter((item) => item !== undefined);
     };
-    const record = (key: string): Record<string, unknown> | null => (existsSync(join(store, `${key}.json`)) ? JSON.parse(readFileSync(join(store, `${key}.json`), 'utf8')) : null);
+    const record = (key: string): Record<string, unknown> | null => (existsSync(join(store, `${key}.json`)) ? (readJson(join(store, `${key}.json`)) ?? null) : null);
     const reportPage = existsSync(join(store, 'REPORT.html')) ? readFileSync(join(store, 'REPORT.html'), 'utf8') : null;
     return { status, output, items: datasetItems('default'), charges: datasetItems('charging_log'), report: record('FOCUS_REPORT'), learned: record('LEARNED_RULES'), reportPage, storage };
 }
