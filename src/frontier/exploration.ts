@@ -46,8 +46,8 @@ export interface ExplorationCandidate<T> {
 
 /**
  * The link to explore among candidates into unopened sections: the section is the one the best-ranked candidate leads
- * into (the crawl's evidence still chooses where to look; the managers rank by `Focus.evidenceScore`), and the page is that section's shallowest known link, the
- * better-scored of equals. A section's entry lists its pages under their own anchors, so one fetch of it tells the
+ * into (the crawl's evidence still chooses where to look; the managers rank by `Focus.evidenceScore`), and the page
+ * is that section's shallowest known link, the better-scored of equals. A section's entry lists its pages under their own anchors, so one fetch of it tells the
  * crawl whether the section holds anything on the topic and gives every page there a score of its own; a page deep in
  * the section tells only about itself (a news post judged off-topic closed a news section whose listing named the
  * query's subject in twenty headlines).
