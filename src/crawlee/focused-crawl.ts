@@ -820,6 +820,8 @@ export class FocusedCrawl {
             await store.reclaimExpired();
             status = await manager.sharedStatus();
         }
+        await this.drainOwedDeliveries(manager);
+        status = await manager.sharedStatus();
         await this.learning!.sync();
         const worker = { id: manager.workerId, requests: manager.pagesScheduled, delivered: this.deliveredHere, replayed: this.learning!.replayed };
         this.sharedCrawl = {
@@ -831,6 +833,7 @@ export class FocusedCrawl {
             failed: status.failed,
             reclaimed: status.reclaimed,
             stale: status.stale,
+            redelivered: status.redelivered,
             queued: status.queued,
             leased: status.leased,
         };
@@ -939,12 +942,16 @@ export class FocusedCrawl {
         let linksQueued = duplicate ? 0 : this.manager.offerLinks(page.links, { url, depth, relevance, isHub: isHub(page.links.length, page.proseWords) });
         this.clock.add('score', performance.now() - scoringStarted);
         const planned = this.planDelivery(focusPage, prints.exact, seen, nearDuplicateOf, relevance);
+        const item = planned.deliver
+            ? datasetItem(page, { documentKind, relevance, depth, parentUrl: entry?.parentUrl ?? null, anchorText: entry?.anchorText ?? '', linkScore: entry?.linkScore ?? null })
+            : null;
         if (this.manager instanceof SharedRequestManager) {
             this.logEvent(request, { kind: 'page', ...focusPage, lang: page.lang ?? null, depth, prints, simHash: fingerprint, via, relevance, delivered: planned.deliver });
             // The page's links reach the shared frontier before the page is done: a worker dying after the commit loses none.
             linksQueued = (await this.manager.flushOffers()) ?? linksQueued;
-            // Committed before it is delivered: a page another worker owns since a reclaim (`stale`) is delivered there.
-            if ((await this.manager.settle(request)) === 'stale') {
+            // Committed before it is delivered, with its item: a page another worker owns since a reclaim (`stale`) is
+            // delivered there, and one this worker dies before writing is delivered by another (drainOwedDeliveries).
+            if ((await this.manager.settle(request, item ?? undefined)) === 'stale') {
                 if (planned.deliver) this.forgetDelivery(prints.exact, url);
                 this.pagesProcessed += 1;
                 this.setPageFocus(context, { relevance, hit: false, delivered: false, duplicateOf: null, depth, linkScore: entry?.linkScore ?? null, linksQueued });
@@ -952,8 +959,8 @@ export class FocusedCrawl {
                 return true;
             }
         }
-        const delivery = planned.deliver
-            ? await this.clock.time('deliver', () => this.deliver(context, page, prints.exact, fingerprint, documentKind, relevance, depth, entry?.parentUrl ?? null, entry?.anchorText ?? '', entry?.linkScore ?? null))
+        const delivery = item
+            ? await this.clock.time('deliver', () => this.deliver(context, item, prints.exact, fingerprint, documentKind))
             : { delivered: false, duplicateOf: planned.duplicateOf };
         this.pagesProcessed += 1;
         this.clock.countPage();
@@ -1119,44 +1126,55 @@ export class FocusedCrawl {
     /** Delivers a page {@link planDelivery} chose, unless the delivery gate refuses it. */
     private async deliver(
         context: CrawlingContext,
-        page: PageData,
+        item: DatasetItem,
         textHash: number,
         fingerprint: SimHash | null,
         documentKind: DocumentKind | null,
-        relevance: number,
-        depth: number,
-        parentUrl: string | null,
-        anchorText: string,
-        linkScore: number | null,
     ): Promise<{ delivered: boolean; duplicateOf: string | null }> {
-        const candidate = { url: page.url, title: page.title, relevance, depth };
-        if (this.options.deliveryGate && !(await this.admitted(context, candidate))) {
-            this.forgetDelivery(textHash, page.url);
+        const candidate = candidateOf(item);
+        if (this.options.deliveryGate && !(await this.admitted(candidate, context))) {
+            this.forgetDelivery(textHash, item.url);
+            await this.manager.acknowledgeDelivery(context.request);
             return { delivered: false, duplicateOf: null };
         }
-        if (fingerprint !== null) this.nearDuplicates.add(fingerprint, page.url);
+        if (fingerprint !== null) this.nearDuplicates.add(fingerprint, item.url);
         this.relevantPages += 1;
         this.deliveredHere += 1;
-        this.topPages.add({ url: page.url, title: page.title, relevance, depth });
+        this.topPages.add(candidate);
         if (documentKind !== null) this.documents.noteDelivered(documentKind);
-        await context.pushData({
-            url: page.url,
-            title: page.title,
-            contentType: documentKind === null ? 'text/html' : DOCUMENT_CONTENT_TYPES[documentKind][0],
-            markdown: page.markdown,
-            relevance,
-            depth,
-            parentUrl,
-            anchorText,
-            linkScore,
-            fetchedAt: new Date().toISOString(),
-        });
+        await context.pushData(item);
+        await this.manager.acknowledgeDelivery(context.request);
         await this.options.deliveryGate?.delivered?.(candidate);
         return { delivered: true, duplicateOf: null };
     }
 
+    /**
+     * Waits until the shared crawl owes no delivery, writing to this worker's dataset the pages of workers that died
+     * between committing a page and writing it (their deadline passed). Each such page is claimed by one worker only.
+     */
+    private async drainOwedDeliveries(manager: SharedRequestManager): Promise<void> {
+        const pause = Math.max(50, Math.min(1000, manager.store.options.leaseMillis / 4));
+        let dataset: Dataset | null = null;
+        for (;;) {
+            for (const owed of await manager.claimOwedDeliveries(100)) {
+                const item = owed.item as DatasetItem;
+                const candidate = candidateOf(item);
+                if (!this.options.deliveryGate || (await this.admitted(candidate))) {
+                    dataset ??= await Dataset.open(undefined, { config: this.config });
+                    await dataset.pushData(item);
+                    this.deliveredHere += 1;
+                    await manager.acknowledgeOwed(owed);
+                    await this.options.deliveryGate?.delivered?.(candidate);
+                    log.info(`crawlee-focus: delivered ${item.url} for a worker that committed it and died before writing it.`);
+                } else await manager.acknowledgeOwed(owed);
+            }
+            if ((await manager.owedDeliveries()) === 0) return;
+            await new Promise((resolve) => setTimeout(resolve, pause));
+        }
+    }
+
     /** The delivery gate's verdict on one page; asked one page at a time, and never again once it said stop. */
-    private admitted(context: CrawlingContext, candidate: DeliveryCandidate): Promise<boolean> {
+    private admitted(candidate: DeliveryCandidate, context?: CrawlingContext): Promise<boolean> {
         const gate = this.options.deliveryGate!;
         const turn = this.gateTurn.then(async () => {
             if (this.stopReason === 'delivery-limit') return false;
@@ -1374,4 +1392,40 @@ function failureReason(error: Error, messages: string[]): string {
     const status = /status code:? (\d{3})|\b(\d{3})\b.*(?:error|status)/i.exec(text);
     if (status) return `http-${status[1] ?? status[2]}`;
     return 'error';
+}
+
+/** One delivered page, as it is written to the dataset. */
+export interface DatasetItem {
+    url: string;
+    title: string;
+    contentType: string;
+    markdown: string;
+    relevance: number;
+    depth: number;
+    parentUrl: string | null;
+    anchorText: string;
+    linkScore: number | null;
+    fetchedAt: string;
+}
+
+function datasetItem(
+    page: PageData,
+    how: { documentKind: DocumentKind | null; relevance: number; depth: number; parentUrl: string | null; anchorText: string; linkScore: number | null },
+): DatasetItem {
+    return {
+        url: page.url,
+        title: page.title,
+        contentType: how.documentKind === null ? 'text/html' : DOCUMENT_CONTENT_TYPES[how.documentKind][0]!,
+        markdown: page.markdown,
+        relevance: how.relevance,
+        depth: how.depth,
+        parentUrl: how.parentUrl,
+        anchorText: how.anchorText,
+        linkScore: how.linkScore,
+        fetchedAt: new Date().toISOString(),
+    };
+}
+
+function candidateOf(item: DatasetItem): DeliveryCandidate {
+    return { url: item.url, title: item.title, relevance: item.relevance, depth: item.depth };
 }

@@ -1053,10 +1053,17 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         return null;
     }
 
-    /** Ends the request's lease in a shared store before its page is delivered; `stale` means another worker owns it. */
-    async settle(_request: Request): Promise<'ok' | 'stale'> {
+    /**
+     * Ends the request's lease in a shared store before its page is delivered; `stale` means another worker owns it.
+     * With `item`, the store keeps the page's dataset item until {@link acknowledgeDelivery}, so that another worker
+     * delivers it if this one dies before writing it.
+     */
+    async settle(_request: Request, _item?: unknown): Promise<'ok' | 'stale'> {
         return 'ok';
     }
+
+    /** The item given to {@link settle} is written (or declined): a shared store owes it no more. */
+    async acknowledgeDelivery(_request: Request): Promise<void> {}
 
     /** Releases what the frontier holds outside the process (a connection). */
     async close(): Promise<void> {}

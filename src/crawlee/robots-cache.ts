@@ -22,6 +22,9 @@ export const MAX_CRAWL_DELAY_SECONDS = 300;
 /** Sitemap files read per host at most (robots.txt entries and index children together); bounds a sitemap-index bomb. */
 export const MAX_SITEMAP_FILES_PER_HOST = 10;
 
+/** Pauses before the second and third attempt at an unreachable robots.txt. */
+export const ROBOTS_UNREACHABLE_RETRY_MILLIS: readonly number[] = Object.freeze([1_000, 4_000]);
+
 /** A fetched file: its status and raw body (`status` 0 when the server could not be reached). */
 export interface FetchedText {
     status: number;
@@ -73,6 +76,11 @@ export interface RobotsCacheOptions {
     useSitemaps?: boolean;
     /** Receives the page URLs of each sitemap read. @default none */
     onSitemapUrls?: (urls: string[], sitemapUrl: string) => void;
+    /**
+     * Pauses before each new attempt at a robots.txt that could not be reached or answered 5xx; the host is treated
+     * as disallowed only after the last. @default ROBOTS_UNREACHABLE_RETRY_MILLIS (1 s, then 4 s)
+     */
+    unreachableRetryMillis?: readonly number[];
     /** Where the cache explains what it decided. @default Crawlee's `log` */
     log?: { info(message: string): void; warning(message: string): void };
 }
@@ -133,12 +141,7 @@ export class RobotsCache {
         // The load always settles with a policy, so no host waits forever: a fetcher that throws counts as an
         // unreachable server.
         const promise = (async () => {
-            let fetched: FetchedText;
-            try {
-                fetched = await this.fetchText(robotsUrl);
-            } catch {
-                fetched = { status: 0, body: Buffer.alloc(0) };
-            }
+            const fetched = await this.fetchRobots(robotsUrl);
             const policy = this.interpret(robotsUrl, fetched.status, fetched.body);
             this.policies.set(host, policy);
             this.loading.delete(host);
@@ -147,6 +150,27 @@ export class RobotsCache {
         })();
         this.loading.set(host, promise);
         return promise;
+    }
+
+    /**
+     * Fetches robots.txt, again after a pause when the server could not be reached or answered 5xx: a moment's
+     * overload (of the site, or of this machine) must not close a host for the whole crawl. The host takes nothing
+     * meanwhile, as RFC 9309 §2.3.1.4 asks of an unreachable robots.txt.
+     */
+    private async fetchRobots(robotsUrl: string): Promise<FetchedText> {
+        for (let attempt = 0; ; attempt++) {
+            let fetched: FetchedText;
+            try {
+                fetched = await this.fetchText(robotsUrl);
+            } catch {
+                fetched = { status: 0, body: Buffer.alloc(0) };
+            }
+            const unreachable = fetched.status === 0 || fetched.status >= 500;
+            const pause = (this.options.unreachableRetryMillis ?? ROBOTS_UNREACHABLE_RETRY_MILLIS)[attempt];
+            if (!unreachable || pause === undefined) return fetched;
+            this.log.info(`crawlee-focus: ${robotsUrl} could not be read (${fetched.status === 0 ? 'network error' : `HTTP ${fetched.status}`}); trying again in ${pause / 1000} s.`);
+            await new Promise((resolve) => setTimeout(resolve, pause));
+        }
     }
 
     /** RFC 9309 §2.3.1: 2xx is parsed, 4xx allows everything, 5xx and unreachable disallow everything. */

@@ -2,7 +2,7 @@ import { log as crawleeLog } from 'crawlee';
 import type { AddRequestsBatchedOptions, Request, AddRequestsBatchedResult, Dictionary, IRequestManager, RequestQueueOperationOptions, RequestsLike, Source } from 'crawlee';
 
 import { LeaseHeartbeat, pickExploration } from '../frontier/index.js';
-import type { FrontierLease, FrontierOffer, FrontierStatus, FrontierStore, LeaseBatch } from '../frontier/index.js';
+import type { FrontierLease, FrontierOffer, FrontierStatus, FrontierStore, LeaseBatch, LeaseRef, OwedDelivery } from '../frontier/index.js';
 import { hostOf, shapeKey } from '../url/index.js';
 import { FocusedRequestManager } from './request-manager.js';
 import type { Discovery, FetchedEntry, FocusedRequestManagerOptions, FrontierEntry, FrontierSkipReason, StallState } from './request-manager.js';
@@ -390,14 +390,49 @@ export class SharedRequestManager extends FocusedRequestManager {
     }
 
     /** The fenced commit of a handled page, before it is delivered; idempotent. */
-    override async settle(request: Request): Promise<'ok' | 'stale'> {
+    override async settle(request: Request, item?: unknown): Promise<'ok' | 'stale'> {
         const held = this.held.get(request.id!);
         if (!held) return 'stale';
         if (held.settled) return held.settled;
         this.heartbeat.delete(held.lease);
-        held.settled = await this.store.commit(held.lease, 'done', this.withSkips(held.events));
+        held.settled = await this.store.commit(held.lease, 'done', this.withSkips(held.events), item);
         if (held.lost && held.settled === 'ok') held.settled = 'stale'; // cannot happen with a fenced store; never deliver a lost page
+        // The page is owed under the lease's token until it is written: the heartbeat keeps that alive too.
+        if (held.settled === 'ok' && item !== undefined) this.heartbeat.add(held.lease);
         return held.settled;
+    }
+
+    /** The page's item is in this worker's dataset (or its delivery was declined): the store owes it no more. */
+    override async acknowledgeDelivery(request: Request): Promise<void> {
+        const lease = this.owedLeaseOf(request);
+        if (lease) await this.acknowledgeOwed(lease);
+    }
+
+    private owedLeaseOf(request: Request): LeaseRef | undefined {
+        const held = this.held.get(request.id!);
+        return held?.settled === 'ok' ? held.lease : undefined;
+    }
+
+    /**
+     * Deliveries other workers owed and did not write before their deadline (killed between commit and write): this
+     * worker owes them now. Write each, then {@link acknowledgeOwed}.
+     */
+    async claimOwedDeliveries(max: number): Promise<OwedDelivery[]> {
+        const claimed = await this.store.claimDeliveries(max);
+        for (const owed of claimed) this.heartbeat.add(owed);
+        return claimed;
+    }
+
+    async acknowledgeOwed(ref: LeaseRef): Promise<void> {
+        this.heartbeat.delete(ref);
+        if ((await this.store.acknowledgeDelivery(ref)) === 'stale') {
+            crawleeLog.warning(`crawlee-focus: the delivery of ${ref.key} was claimed by another worker before this one acknowledged it; it may be in two datasets.`);
+        }
+    }
+
+    /** Deliveries owed in the whole crawl, as the store counts them now. */
+    async owedDeliveries(): Promise<number> {
+        return (await this.store.status()).owed;
     }
 
     override async markRequestHandled(request: Request): Promise<OperationInfo> {

@@ -10,13 +10,17 @@ import type { CrawlIdentity, CrawlIdentityMismatchError } from './crawl-identity
  * A URL moves through these states, and never backwards past `leased`:
  * ```
  *   enqueue ──► queued ──lease──► leased ──commit──► done | failed
- *                 │ ▲                │ ▲
- *          evicted│ └──retry/reclaim─┘ └─extend (heartbeat)
- *                 ▼
- *             forgotten (may be enqueued again)
+ *                 │ ▲                │ ▲                 │
+ *          evicted│ └──retry/reclaim─┘ └─extend          └─(with an item) owed ──acknowledge──► delivered
+ *                 ▼                       (heartbeat)                      ▲  │
+ *             forgotten (may be enqueued again)                     claim └──┘ (its deliverer's deadline passed)
  * ```
  * A URL is charged to the page budget when it is first leased; a URL queued again after a retry or an expired lease
  * keeps its charge, so the distinct URLs charged never exceed the budget whatever workers die.
+ *
+ * A page committed `done` with its dataset item is owed until its worker acknowledges that the item is written. A
+ * worker killed between the two leaves the item in the store, and another worker claims and delivers it once the
+ * deadline passed: a page is never done and delivered nowhere.
  */
 
 /** A URL offered to the frontier. */
@@ -106,6 +110,15 @@ export interface LoggedEvent {
 /** Reads the log from its start. */
 export const LOG_START = '0';
 
+/** A page committed `done` with the dataset item it is delivered as, owed until its deliverer acknowledges it. */
+export interface OwedDelivery {
+    key: string;
+    /** The fence of the worker that owes it now: the committed lease's token, or a new one after a claim. */
+    token: number;
+    /** The item, as committed (any JSON value). */
+    item: unknown;
+}
+
 /** `stale`: the lease was reclaimed and handed out again (or already committed); nothing changed. */
 export type CommitResult = 'ok' | 'stale';
 
@@ -137,6 +150,8 @@ export interface FrontierCounters {
     stale: number;
     /** Leases ended without a fetch (`commit(…, 'dropped')`). */
     dropped: number;
+    /** Owed deliveries claimed by another worker after their deliverer's deadline passed (it died after its commit). */
+    redelivered: number;
 }
 
 export interface FrontierStatus extends FrontierCounters {
@@ -145,12 +160,14 @@ export interface FrontierStatus extends FrontierCounters {
     fresh: number;
     requeued: number;
     leased: number;
+    /** Pages committed with an item whose delivery is not acknowledged yet ({@link OwedDelivery}). */
+    owed: number;
     /** The page budget, `Infinity` without one. */
     budget: number;
     stopReason: string | null;
     /** Nothing queued that may be handed out (leases may still be out). */
     isEmpty: boolean;
-    /** Empty, and no lease out. */
+    /** Empty, and no lease out: no URL is left to fetch. Owed deliveries may still be out ({@link owed}). */
     isFinished: boolean;
     finishReason: FinishReason | null;
 }
@@ -244,16 +261,29 @@ export interface FrontierStore<P = unknown> {
     lease(workerId: string, max: number, prefer?: ReadonlyArray<string>): Promise<LeaseBatch<P>>;
 
     /**
-     * Heartbeat: pushes each lease's deadline to now + `leaseMillis`, in one step for all of a worker's leases.
-     * Returns the new deadlines, `null` for a lease that was lost (reclaimed and handed out again, or committed).
+     * Heartbeat: pushes each lease's deadline to now + `leaseMillis`, in one step for all of a worker's leases, and
+     * the deadline of each delivery it owes under the same token. Returns the new deadlines, `null` for a lease that
+     * was lost (reclaimed and handed out again, or committed without an item) or a delivery claimed by another worker.
      */
     extend(leases: ReadonlyArray<LeaseRef>): Promise<Array<number | null>>;
 
     /**
      * Ends a lease with its outcome, and appends `events` (JSON values) to the crawl's event log in the same step.
      * Counts once per URL: a fenced-out worker gets `stale`, changes nothing and logs nothing.
+     *
+     * With `item` (a `done` page to deliver), the page is also owed under the lease's token until
+     * {@link acknowledgeDelivery}, with a deadline of now + `leaseMillis` that the heartbeat extends.
      */
-    commit(lease: LeaseRef, outcome: CommitOutcome, events?: ReadonlyArray<unknown>): Promise<CommitResult>;
+    commit(lease: LeaseRef, outcome: CommitOutcome, events?: ReadonlyArray<unknown>, item?: unknown): Promise<CommitResult>;
+
+    /** The owed page's item is written: it is owed no more. `stale` if another worker claimed it meanwhile. */
+    acknowledgeDelivery(ref: LeaseRef): Promise<CommitResult>;
+
+    /**
+     * Up to `max` owed deliveries whose deadline passed (their worker died between its commit and its write): each is
+     * owed by the caller now, under a new token and deadline, to write and then {@link acknowledgeDelivery}.
+     */
+    claimDeliveries(max: number): Promise<OwedDelivery[]>;
 
     /** Up to `max` events logged after the one with id `after` ({@link LOG_START} for all), oldest first. */
     readEvents(after: string, max: number): Promise<LoggedEvent[]>;
@@ -302,7 +332,7 @@ export interface FrontierStore<P = unknown> {
 
 /** Builds the status's derived fields from counts. Shared so both stores derive them the same way. */
 export function deriveStatus(
-    counts: FrontierCounters & { fresh: number; requeued: number; leased: number; stopReason: string | null },
+    counts: FrontierCounters & { fresh: number; requeued: number; leased: number; owed: number; stopReason: string | null },
     budget: number,
 ): FrontierStatus {
     const budgetSpent = counts.charged >= budget;
@@ -325,4 +355,5 @@ export const ZERO_COUNTERS: Readonly<FrontierCounters> = Object.freeze({
     retried: 0,
     stale: 0,
     dropped: 0,
+    redelivered: 0,
 });

@@ -37,6 +37,7 @@ export type {
     LeaseRef,
     LeaseStatus,
     LoggedEvent,
+    OwedDelivery,
     ResolvedFrontierStoreOptions,
     RetryResult,
 } from './frontier-store.js';

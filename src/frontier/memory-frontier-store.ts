@@ -18,6 +18,7 @@ import type {
     LeaseBatch,
     LeaseRef,
     LoggedEvent,
+    OwedDelivery,
     ResolvedFrontierStoreOptions,
     RetryResult,
 } from './frontier-store.js';
@@ -61,6 +62,8 @@ export class InProcessFrontier<P = unknown> {
     private readonly hostDelay = new Map<string, number>();
     /** URLs queued again after a lease (a retry, a reclaim): a later holder may not give their charge back. */
     private readonly leasedAgain = new Set<string>();
+    /** Pages committed with an item, by key, until their delivery is acknowledged. */
+    private readonly owed = new Map<string, { token: number; item: unknown; deadline: number }>();
     /** The event log; an event's id is its position, from 1. */
     private readonly events: unknown[] = [];
     private report: unknown = null;
@@ -182,14 +185,14 @@ export class InProcessFrontier<P = unknown> {
     extend(refs: ReadonlyArray<LeaseRef>): Array<number | null> {
         const deadline = this.now() + this.options.leaseMillis;
         return refs.map((ref) => {
-            const held = this.heldBy(ref);
+            const held = this.heldBy(ref) ?? this.owedBy(ref);
             if (!held) return null;
             held.deadline = deadline;
             return deadline;
         });
     }
 
-    commit(ref: LeaseRef, outcome: CommitOutcome, events: ReadonlyArray<unknown> = []): CommitResult {
+    commit(ref: LeaseRef, outcome: CommitOutcome, events: ReadonlyArray<unknown> = [], item?: unknown): CommitResult {
         const held = this.heldBy(ref);
         if (!held) {
             this.counters.stale++;
@@ -198,8 +201,29 @@ export class InProcessFrontier<P = unknown> {
         this.release(held);
         this.finish(ref.key, outcome);
         // Copied through JSON, as the Redis store stores them: a replayed event never aliases the committer's objects.
-        for (const event of events) this.events.push(JSON.parse(JSON.stringify(event)));
+        for (const event of events) this.events.push(copyJson(event));
+        if (outcome === 'done' && item !== undefined) this.owed.set(ref.key, { token: ref.token, item: copyJson(item), deadline: this.now() + this.options.leaseMillis });
         return 'ok';
+    }
+
+    acknowledgeDelivery(ref: LeaseRef): CommitResult {
+        if (!this.owedBy(ref)) return 'stale';
+        this.owed.delete(ref.key);
+        return 'ok';
+    }
+
+    claimDeliveries(max: number): OwedDelivery[] {
+        const now = this.now();
+        const claimed: OwedDelivery[] = [];
+        for (const [key, owed] of this.owed) {
+            if (claimed.length >= max) break;
+            if (owed.deadline > now) continue;
+            owed.token = ++this.lastToken;
+            owed.deadline = now + this.options.leaseMillis;
+            claimed.push({ key, token: owed.token, item: copyJson(owed.item) });
+        }
+        this.counters.redelivered += claimed.length;
+        return claimed;
     }
 
     readEvents(after: string, max: number): LoggedEvent[] {
@@ -287,7 +311,7 @@ export class InProcessFrontier<P = unknown> {
 
     private statusNow(): FrontierStatus {
         return deriveStatus(
-            { ...this.counters, fresh: this.fresh.size, requeued: this.requeued.size, leased: this.leases.size, stopReason: this.stopReason },
+            { ...this.counters, fresh: this.fresh.size, requeued: this.requeued.size, leased: this.leases.size, owed: this.owed.size, stopReason: this.stopReason },
             this.options.maxPages,
         );
     }
@@ -295,6 +319,11 @@ export class InProcessFrontier<P = unknown> {
     private heldBy(ref: LeaseRef): HeldLease<P> | undefined {
         const held = this.leases.get(ref.key);
         return held && held.token === ref.token ? held : undefined;
+    }
+
+    private owedBy(ref: LeaseRef): { token: number; item: unknown; deadline: number } | undefined {
+        const owed = this.owed.get(ref.key);
+        return owed && owed.token === ref.token ? owed : undefined;
     }
 
     private release(held: HeldLease<P>): void {
@@ -347,8 +376,16 @@ export class MemoryFrontierStore<P = unknown> implements FrontierStore<P> {
         return this.frontier.extend(leases);
     }
 
-    async commit(lease: LeaseRef, outcome: CommitOutcome, events?: ReadonlyArray<unknown>): Promise<CommitResult> {
-        return this.frontier.commit(lease, outcome, events);
+    async commit(lease: LeaseRef, outcome: CommitOutcome, events?: ReadonlyArray<unknown>, item?: unknown): Promise<CommitResult> {
+        return this.frontier.commit(lease, outcome, events, item);
+    }
+
+    async acknowledgeDelivery(ref: LeaseRef): Promise<CommitResult> {
+        return this.frontier.acknowledgeDelivery(ref);
+    }
+
+    async claimDeliveries(max: number): Promise<OwedDelivery[]> {
+        return this.frontier.claimDeliveries(max);
     }
 
     async readEvents(after: string, max: number): Promise<LoggedEvent[]> {
@@ -400,4 +437,9 @@ export class MemoryFrontierStore<P = unknown> implements FrontierStore<P> {
     }
 
     async close(): Promise<void> {}
+}
+
+/** A JSON value copied, as the Redis store keeps it: what a reader gets never aliases what the writer still holds. */
+function copyJson<T>(value: T): T {
+    return JSON.parse(JSON.stringify(value)) as T;
 }

@@ -41,6 +41,12 @@ export const FRONTIER_KEY_NAMES = [
     'events',
     /** SET of keys queued again after a lease (retried or reclaimed), until they are done, failed or dropped. */
     'leasedAgain',
+    /** HASH dedup key → dataset item JSON of a page committed done, until its delivery is acknowledged. */
+    'owed',
+    /** HASH dedup key → fence token of the worker that owes the delivery. */
+    'owedToken',
+    /** ZSET of owed keys by deadline (server ms): past it, another worker may claim the delivery. */
+    'owedDue',
 ] as const;
 
 export type FrontierKeyName = (typeof FRONTIER_KEY_NAMES)[number];

@@ -17,6 +17,7 @@ import type {
     LeaseRef,
     LeaseStatus,
     LoggedEvent,
+    OwedDelivery,
     ResolvedFrontierStoreOptions,
     RetryResult,
 } from '../frontier/index.js';
@@ -208,9 +209,22 @@ export class RedisFrontierStore<P = unknown> implements FrontierStore<P> {
         return deadlines;
     }
 
-    async commit(lease: LeaseRef, outcome: CommitOutcome, events: ReadonlyArray<unknown> = []): Promise<CommitResult> {
+    async commit(lease: LeaseRef, outcome: CommitOutcome, events: ReadonlyArray<unknown> = [], item?: unknown): Promise<CommitResult> {
         if (outcome !== 'done' && outcome !== 'failed' && outcome !== 'dropped') throw new TypeError(`commit() outcome must be 'done', 'failed' or 'dropped', got ${String(outcome)}`);
-        return (await this.run('cfCommit', [lease.key, String(lease.token), outcome, ...events.map((event) => JSON.stringify(event))])) as CommitResult;
+        const itemJson = item === undefined ? '' : JSON.stringify(item);
+        return (await this.run('cfCommit', [lease.key, String(lease.token), outcome, this.options.leaseMillis, itemJson, ...events.map((event) => JSON.stringify(event))])) as CommitResult;
+    }
+
+    async acknowledgeDelivery(ref: LeaseRef): Promise<CommitResult> {
+        return (await this.run('cfAcknowledge', [ref.key, String(ref.token)])) as CommitResult;
+    }
+
+    async claimDeliveries(max: number): Promise<OwedDelivery[]> {
+        if (max <= 0) return [];
+        const flat = (await this.run('cfClaimDeliveries', [Math.floor(max), this.options.leaseMillis])) as string[];
+        const claimed: OwedDelivery[] = [];
+        for (let i = 0; i < flat.length; i += 3) claimed.push({ key: flat[i]!, token: Number(flat[i + 1]), item: JSON.parse(flat[i + 2]!) as unknown });
+        return claimed;
     }
 
     async readEvents(after: string, max: number): Promise<LoggedEvent[]> {
@@ -296,13 +310,13 @@ export class RedisFrontierStore<P = unknown> implements FrontierStore<P> {
     }
 
     async status(): Promise<FrontierStatus> {
-        const [fresh, requeued, leased, counterList, stopReason] = (await this.run('cfStatus', [])) as [number, number, number, string[], string];
+        const [fresh, requeued, leased, counterList, stopReason, owed] = (await this.run('cfStatus', [])) as [number, number, number, string[], string, number];
         const counters: FrontierCounters = { ...ZERO_COUNTERS };
         for (let i = 0; i < counterList.length; i += 2) {
             const name = counterList[i] as keyof FrontierCounters;
             if (name in counters) counters[name] = Number(counterList[i + 1]);
         }
-        return deriveStatus({ ...counters, fresh, requeued, leased, stopReason: stopReason === '' ? null : stopReason }, this.options.maxPages);
+        return deriveStatus({ ...counters, fresh, requeued, leased, owed, stopReason: stopReason === '' ? null : stopReason }, this.options.maxPages);
     }
 
     /** Closes the connection if the store opened it; the crawl's keys stay in Redis. */

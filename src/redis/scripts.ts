@@ -73,6 +73,10 @@ local function holds(key, token)
   return redis.call('HGET', K_leaseToken, key) == token
 end
 
+local function owes(key, token)
+  return redis.call('HGET', K_owedToken, key) == token
+end
+
 -- The fence of commit and retry: a worker whose lease was handed out again changes nothing, and is counted.
 local function fenced_out(key, token)
   if holds(key, token) then return false end
@@ -230,13 +234,20 @@ if #leases == 0 and has_work and earliest then wait = tostring(earliest - now) e
 return { status, wait, stop or '', leases }
 `;
 
-/** ARGV: leaseMillis, then (key, token) pairs. Returns one new deadline per lease, '' for a lease not held. */
+/**
+ * ARGV: leaseMillis, then (key, token) pairs. Returns one new deadline per lease or owed delivery held under the
+ * token, '' for one not held.
+ */
 const EXTEND = `
 local deadline = now_ms() + tonumber(ARGV[1])
 local deadlines = {}
 for i = 2, #ARGV, 2 do
-  if holds(ARGV[i], ARGV[i + 1]) then
-    redis.call('ZADD', K_leases, 'XX', deadline, ARGV[i])
+  local key, token = ARGV[i], ARGV[i + 1]
+  if holds(key, token) then
+    redis.call('ZADD', K_leases, 'XX', deadline, key)
+    table.insert(deadlines, tostring(deadline))
+  elseif owes(key, token) then
+    redis.call('ZADD', K_owedDue, 'XX', deadline, key)
     table.insert(deadlines, tostring(deadline))
   else
     table.insert(deadlines, '')
@@ -245,14 +256,50 @@ end
 return deadlines
 `;
 
-/** ARGV: key, token, 'done' | 'failed' | 'dropped', then one JSON string per event to log. Returns 'ok' or 'stale'. */
+/**
+ * ARGV: key, token, 'done' | 'failed' | 'dropped', leaseMillis, the dataset item JSON ('' for none), then one JSON
+ * string per event to log. Returns 'ok' or 'stale'.
+ */
 const COMMIT = `
-local key, token = ARGV[1], ARGV[2]
+local key, token, outcome, item = ARGV[1], ARGV[2], ARGV[3], ARGV[5]
 if fenced_out(key, token) then return 'stale' end
 end_lease(key)
-finish(key, ARGV[3])
-for i = 4, #ARGV do redis.call('XADD', K_events, '*', 'e', ARGV[i]) end
+finish(key, outcome)
+for i = 6, #ARGV do redis.call('XADD', K_events, '*', 'e', ARGV[i]) end
+if outcome == 'done' and item ~= '' then
+  redis.call('HSET', K_owed, key, item)
+  redis.call('HSET', K_owedToken, key, token)
+  redis.call('ZADD', K_owedDue, now_ms() + tonumber(ARGV[4]), key)
+end
 return 'ok'
+`;
+
+/** ARGV: key, token. Returns 'ok' (the delivery is owed no more) or 'stale' (another worker claimed it). */
+const ACKNOWLEDGE = `
+local key, token = ARGV[1], ARGV[2]
+if not owes(key, token) then return 'stale' end
+redis.call('HDEL', K_owed, key)
+redis.call('HDEL', K_owedToken, key)
+redis.call('ZREM', K_owedDue, key)
+return 'ok'
+`;
+
+/** ARGV: max, leaseMillis. Re-fences owed deliveries past their deadline; returns (key, token, itemJson) groups. */
+const CLAIM_DELIVERIES = `
+local now = now_ms()
+local due = redis.call('ZRANGEBYSCORE', K_owedDue, '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
+local out = {}
+for i = 1, #due do
+  local key = due[i]
+  local token = redis.call('INCR', K_tokenSeq)
+  redis.call('HSET', K_owedToken, key, token)
+  redis.call('ZADD', K_owedDue, now + tonumber(ARGV[2]), key)
+  table.insert(out, key)
+  table.insert(out, tostring(token))
+  table.insert(out, redis.call('HGET', K_owed, key))
+end
+if #due > 0 then redis.call('HINCRBY', K_counters, 'redelivered', #due) end
+return out
 `;
 
 /** ARGV: key, token, maxAttempts. Returns 'queued', 'failed' or 'stale'. */
@@ -319,11 +366,11 @@ end
 return out
 `;
 
-/** Returns {fresh, requeued, leased, counters as a flat HGETALL list, stopReason or ''}, read in one step. */
+/** Returns {fresh, requeued, leased, counters as a flat HGETALL list, stopReason or '', owed}, read in one step. */
 const STATUS = `
 return {
   redis.call('ZCARD', K_fresh), redis.call('ZCARD', K_requeued), redis.call('ZCARD', K_leases),
-  redis.call('HGETALL', K_counters), redis.call('GET', K_stop) or ''
+  redis.call('HGETALL', K_counters), redis.call('GET', K_stop) or '', redis.call('ZCARD', K_owedDue)
 }
 `;
 
@@ -333,6 +380,8 @@ export const FRONTIER_SCRIPTS = {
     cfLease: LEASE,
     cfExtend: EXTEND,
     cfCommit: COMMIT,
+    cfAcknowledge: ACKNOWLEDGE,
+    cfClaimDeliveries: CLAIM_DELIVERIES,
     cfRetry: RETRY,
     cfReclaim: RECLAIM,
     cfBackOff: BACK_OFF,

@@ -116,6 +116,8 @@ export interface SharedCrawlSummary {
     reclaimed: number;
     /** Commits refused because another worker owned the page by then: pages fetched twice, delivered once. */
     stale: number;
+    /** Pages a worker committed and died before writing, delivered by another worker instead. */
+    redelivered: number;
     queued: number;
     leased: number;
 }

@@ -123,11 +123,29 @@ describe('FocusedRequestManager under the watchdog', () => {
         expect(urls.sort()).toEqual([`${SEED}a`, `${SEED}b`]);
     });
 
-    it('a robots.txt fetcher that throws counts as an unreachable server, and the host is not waited for', async () => {
-        const cache = new RobotsCache({ fetchText: async () => Promise.reject(new Error('boom')), log: { info() {}, warning() {} } });
-        const policy = await cache.ready(SEED);
+    it('a robots.txt fetcher that throws counts as an unreachable server: asked again after each pause, then disallowed', async () => {
+        let calls = 0;
+        const cache = new RobotsCache({ fetchText: async () => (calls++, Promise.reject(new Error('boom'))), unreachableRetryMillis: [20, 40], log: { info() {}, warning() {} } });
+        const pending = cache.ready(SEED);
+        expect(cache.hasPendingWork).toBe(true); // the crawl does not end while the host waits for its robots.txt
+        const policy = await pending;
+        expect(calls).toBe(3);
         expect(policy.isAllowed(`${SEED}x`)).toBe(false);
         expect(cache.hasPendingWork).toBe(false);
+    });
+
+    it('a robots.txt that is unreachable for a moment (network error, then 503) does not close the host', async () => {
+        const answers: FetchedText[] = [
+            { status: 0, body: Buffer.alloc(0) },
+            { status: 503, body: Buffer.alloc(0) },
+            { status: 200, body: Buffer.from('User-agent: *\nDisallow: /closed/\n') },
+        ];
+        const cache = new RobotsCache({ fetchText: async () => answers.shift()!, unreachableRetryMillis: [10, 10], log: { info() {}, warning() {} } });
+        expect(cache.policyFor(`${SEED}open`)).toBeUndefined(); // the host waits meanwhile
+        const policy = await cache.ready(SEED);
+        expect(answers).toEqual([]);
+        expect(policy.isAllowed(`${SEED}open`)).toBe(true);
+        expect(policy.isAllowed(`${SEED}closed/x`)).toBe(false);
     });
 });
 

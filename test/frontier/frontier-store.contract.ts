@@ -267,6 +267,60 @@ export function frontierStoreContract(name: string, newCrawl: ContractCrawlFacto
             expect(await one!.status()).toMatchObject({ fresh: 2, isEmpty: true, isFinished: true, finishReason: 'stopped', stopReason: 'saturated' });
         });
 
+        it('keeps a page committed with its item owed until its worker acknowledges the write, and the heartbeat keeps it', async () => {
+            const [worker, other] = await crawl({ leaseMillis: 400 }, 2);
+            await worker!.enqueue([offer('page', 1), offer('plain', 0.5)]);
+            const [page, plain] = (await worker!.lease('w1', 2)).leases;
+            const item = { url: 'https://a.test/page', markdown: '# Page', relevance: 0.75 };
+            expect(await worker!.commit(page!, 'done', [{ page: 'page' }], item)).toBe('ok');
+            expect(await worker!.commit(plain!, 'done')).toBe('ok'); // without an item, nothing is owed
+            expect(await other!.status()).toMatchObject({ done: 2, owed: 1, leased: 0, isFinished: true });
+            for (let i = 0; i < 4; i++) {
+                await sleep(150);
+                expect(await worker!.extend([page!, plain!])).toEqual([expect.any(Number), null]);
+            }
+            expect(await other!.claimDeliveries(10)).toEqual([]); // its worker is alive: not due
+            expect(await worker!.acknowledgeDelivery(page!)).toBe('ok');
+            expect(await worker!.acknowledgeDelivery(page!)).toBe('stale'); // twice is once
+            expect(await other!.status()).toMatchObject({ owed: 0, redelivered: 0 });
+            expect(await worker!.extend([page!])).toEqual([null]);
+        });
+
+        it("hands a dead worker's owed delivery, item and all, to one claimer; the dead worker is fenced out", async () => {
+            const [dead, one, two] = await crawl({ leaseMillis: 300 }, 3);
+            await dead!.enqueue([offer('page', 1)]);
+            const [lease] = (await dead!.lease('dead', 1)).leases;
+            const item = { url: 'https://a.test/page', weights: [0.1, 1 / 3] };
+            expect(await dead!.commit(lease!, 'done', [], item)).toBe('ok');
+            expect(await one!.claimDeliveries(10)).toEqual([]);
+            await sleep(450);
+            const [first, second] = await Promise.all([one!.claimDeliveries(10), two!.claimDeliveries(10)]);
+            const claimed = [...first, ...second];
+            expect(claimed).toEqual([{ key: 'page', token: expect.any(Number), item }]);
+            expect(claimed[0]!.token).not.toBe(lease!.token);
+            expect(await dead!.acknowledgeDelivery(lease!)).toBe('stale');
+            expect(await dead!.extend([lease!])).toEqual([null]);
+            const claimer = first.length > 0 ? one! : two!;
+            expect(await claimer.status()).toMatchObject({ owed: 1, redelivered: 1, done: 1 });
+            expect(await claimer.acknowledgeDelivery(claimed[0]!)).toBe('ok');
+            expect(await claimer.status()).toMatchObject({ owed: 0, redelivered: 1 });
+        });
+
+        it('owes nothing for a stale commit, nor for a failed or dropped page', async () => {
+            const [slow, fast] = await crawl({ leaseMillis: 300 }, 2);
+            await slow!.enqueue([offer('page', 3), offer('bad', 2), offer('spelling', 1)]);
+            const [held] = (await slow!.lease('slow', 1)).leases;
+            await sleep(450);
+            const [taken, bad, spelling] = (await fast!.lease('fast', 3)).leases;
+            expect(taken!.key).toBe('page');
+            expect(await slow!.commit(held!, 'done', [], { url: 'late' })).toBe('stale');
+            expect(await fast!.commit(bad!, 'failed', [], { url: 'bad' })).toBe('ok');
+            expect(await fast!.commit(spelling!, 'dropped', [], { url: 'spelling' })).toBe('ok');
+            expect(await fast!.status()).toMatchObject({ owed: 0 });
+            expect(await fast!.commit(taken!, 'done', [], { url: 'page' })).toBe('ok');
+            expect(await fast!.status()).toMatchObject({ owed: 1 });
+        });
+
         it('tells empty (leases out) from finished, and why it finished', async () => {
             const [store] = await crawl();
             expect(await store!.lease('w1', 1)).toMatchObject({ leases: [], status: 'finished' });

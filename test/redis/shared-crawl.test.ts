@@ -52,7 +52,7 @@ interface Worker {
 
 const children: ChildProcess[] = [];
 
-function startWorker(options: CreateFocusedCrawlerOptions & { userAgent: string }): Worker {
+function startWorker(options: CreateFocusedCrawlerOptions & { userAgent: string; dieAtDelivery?: number }): Worker {
     const storageDir = options.storageDir!;
     const child = fork(WORKER, [JSON.stringify(options)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     children.push(child);
@@ -182,4 +182,37 @@ describe.skipIf(redisUnavailable !== null)('a focused crawl shared by worker pro
         expect(reports[0]!.sharedCrawl!.reclaimed, "the victim's leases were taken back").toBeGreaterThan(0);
         expect(await admin.zcard(keys.leases)).toBe(0);
     }, Math.max(...SCENARIOS.map((s) => s.timeoutMillis)));
+
+    it('a worker killed after committing a page and before writing it: another worker delivers that page, once', async () => {
+        const scenario: Scenario = { mode: 'http', maxPages: 24, killAfterPages: 0, leaseMillis: 1_500, concurrency: 2, timeoutMillis: 120_000 };
+        const crawlId = 'owed-delivery';
+        site.hits.length = 0;
+        const workers = [0, 1].map((i) => startWorker({ ...optionsFor(crawlId, i, scenario), ...(i === 0 ? { dieAtDelivery: 4 } : {}) }));
+        await waitFor(() => workers.every((w) => w.messages.some((m) => m.type === 'ready')), 'the workers to join', 120_000);
+        for (const w of workers) w.child.send('go');
+        const [victim, survivor] = workers as [Worker, Worker];
+        await Promise.all([victim.exited, survivor.exited]);
+        expect(victim.child.signalCode).toBe('SIGKILL');
+
+        const report = (survivor.messages.find((m) => m.type === 'report') as { report: FocusReport } | undefined)?.report;
+        expect(report?.stopReason).toBe('limit_reached');
+        const keys = crawlKeys(crawlId).named;
+        const admin = redis.client();
+        const states = await admin.hgetall(keys.state);
+        const urlOf = new Map(Array.from({ length: SITE_PAGES }, (_, i) => `${site.url}/p${i}`).map((url) => [dedupKey(url), url]));
+        const doneUrls = Object.entries(states).filter(([, state]) => state === 'd').map(([key]) => urlOf.get(key) ?? key);
+        const victimItems = deliveredUrls(victim.storageDir);
+        const survivorItems = deliveredUrls(survivor.storageDir);
+        const delivered = [...victimItems, ...survivorItems];
+        // the victim wrote the three pages before the one it died on; the survivor wrote that one for it
+        expect(victimItems).toHaveLength(3);
+        expect(doneUrls).toHaveLength(scenario.maxPages);
+        expect(delivered.sort()).toEqual(doneUrls.sort());
+        // the page it died on, and any other it had committed that waited for the delivery gate behind it
+        expect(report!.sharedCrawl!.redelivered).toBeGreaterThanOrEqual(1);
+        expect(report!.sharedCrawl!.redelivered).toBeLessThanOrEqual(scenario.concurrency);
+        expect(report!.sharedCrawl!.done).toBe(scenario.maxPages);
+        expect(report!.sharedCrawl!.worker.delivered).toBe(survivorItems.length);
+        expect(await admin.zcard(keys.owedDue)).toBe(0);
+    }, 120_000);
 });

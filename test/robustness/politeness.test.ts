@@ -150,9 +150,10 @@ describe.each(MODES)('robots.txt in %s mode', (mode) => {
         expect(report.skipped['robots-disallowed']).toBeUndefined();
     }, 120_000);
 
-    it('treats a host whose robots.txt answers 503 as disallowed (RFC 9309) and says so in the report', async () => {
+    it('treats a host whose robots.txt answers 503 as disallowed (RFC 9309) after asking three times, and says so in the report', async () => {
         site = await robotsSite(503);
         const { report, delivered } = await crawl({ mode, startUrls: [`${site.url}/`], maxPages: 50 });
+        expect(site.hits('/robots.txt')).toBe(3);
         expect(pageRequests(site)).toEqual([]);
         expect(delivered).toEqual([]);
         expect(report.skipped['robots-disallowed']).toBe(1);
