@@ -484,11 +484,15 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         const scored = this.bestFirst ? how.scoreWith(url)! : null;
         entry.signal = scored?.signal ?? null;
         if (this.focus && how.depth > 0 && this.focus.isDry(url)) {
-            this.reserve.hold(uniqueKey, entry, 'dry-subtree');
+            this.reserve.hold(uniqueKey, entry, 'dry-subtree', this.scoreOfEntry);
             return this.skip('dry-subtree', url);
         }
-        const score = how.forefront ? FOREFRONT_SCORE : this.adjustForTraps(scored?.score ?? 0, entry.shape, url);
-        return this.enqueue(entry, score) ? { added: true, uniqueKey } : this.skip('frontier-full', url);
+        if (how.forefront) return this.enqueue(entry, FOREFRONT_SCORE) ? { added: true, uniqueKey } : this.skip('frontier-full', url);
+        // A link dropped earlier for room comes back with its best sighting's evidence, as a queued link keeps it.
+        const held = this.reserve.get(uniqueKey);
+        const score = this.adjustForTraps(scored?.score ?? 0, entry.shape, url);
+        const best = held && this.scoreOf(held) > score ? { entry: held, score: this.scoreOf(held) } : { entry, score };
+        return this.enqueue(best.entry, best.score) ? { added: true, uniqueKey } : this.skip('frontier-full', url);
     }
 
     /**
@@ -535,7 +539,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     private refillFromReserve(): void {
         if (this.reserve.size === 0 || this.stopped || this.halted) return;
         if (this.frontierSize() > 0 || this.inFlight.size > 0 || this.retries.length > 0) return;
-        for (const { payload: entry } of this.reserve.takeBest(this.room(), (e) => this.scoreOf(e))) {
+        for (const { payload: entry } of this.reserve.takeBest(this.room(), this.scoreOfEntry)) {
             if (this.known.has(entry.uniqueKey) || this.robots?.policyFor(entry.url)?.isAllowed(entry.url) === false) continue;
             if (this.enqueue(entry, this.scoreOf(entry))) this.refilledCount++;
         }
@@ -561,7 +565,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     /** Holds a link that did not fit; the recall estimate counts it as relevant content the crawl leaves behind. */
     protected noteDropped(uniqueKey: string, entry: FrontierEntry): void {
-        if (this.reserve.hold(uniqueKey, entry, 'no-room') === 'lost') this.droppedEarlier = addCounts(this.droppedEarlier, this.expectedBehind([entry]));
+        if (this.reserve.hold(uniqueKey, entry, 'no-room', this.scoreOfEntry) === 'lost') this.droppedEarlier = addCounts(this.droppedEarlier, this.expectedBehind([entry]));
     }
 
     /** Relevant pages expected behind the given dropped links (none without focus). */
@@ -577,6 +581,9 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     protected explorationRank(entry: FrontierEntry): number {
         return entry.signal && this.focus ? this.adjustForTraps(this.focus.evidenceScore(entry.signal), entry.shape, entry.url) : 0;
     }
+
+    /** {@link scoreOf}, bound, for the reserve. */
+    private readonly scoreOfEntry = (entry: FrontierEntry): number => this.scoreOf(entry);
 
     /** The current score of a stored entry, as the queue would rank it. */
     protected scoreOf(entry: FrontierEntry): number {
@@ -1193,7 +1200,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      */
     private reserveJSON(): Pick<FocusedRequestManagerState, 'reserve' | 'droppedEarlier'> {
         const budgetLeft = Math.max(0, this.maxPages - this.scheduled);
-        const reserve = this.reserve.toJSON(Math.min(budgetLeft, MAX_RESERVE_SAVED), (e) => this.scoreOf(e));
+        const reserve = this.reserve.toJSON(Math.min(budgetLeft, MAX_RESERVE_SAVED), this.scoreOfEntry);
         const saved = new Set(reserve.links.map((l) => l.key));
         const unsaved = [...this.reserve.links('no-room')].filter((l) => !saved.has(l.key)).map((l) => l.payload);
         return { reserve, droppedEarlier: addCounts(this.droppedEarlier, this.expectedBehind(unsaved)) };

@@ -54,15 +54,27 @@ export class LinkReserve<T> {
         return this.#links.size;
     }
 
-    hold(key: string, payload: T, cause: ReserveCause): HoldOutcome {
-        if (this.#links.has(key) || this.#links.size < this.capacity) {
-            this.#links.set(key, { key, payload, cause });
+    /**
+     * Holds a link under its key. A key already held keeps the payload that scores higher by `score` (the newest
+     * without one), and takes the newest cause: a link's worth is its best sighting, as in the queue, so a site-wide
+     * menu that shows it again from an off-topic page does not erase the evidence of the topical page that linked it.
+     */
+    hold(key: string, payload: T, cause: ReserveCause, score?: (payload: T) => number): HoldOutcome {
+        const held = this.#links.get(key);
+        if (held || this.#links.size < this.capacity) {
+            const kept = held && score && score(held.payload) > score(payload) ? held.payload : payload;
+            this.#links.set(key, { key, payload: kept, cause });
             return 'held';
         }
         const [hash] = hashLanes(key);
         if (this.#lost.has(hash)) return 'lost-again';
         this.#lost.add(hash);
         return 'lost';
+    }
+
+    /** The payload held under `key`, if any. */
+    get(key: string): T | undefined {
+        return this.#links.get(key)?.payload;
     }
 
     /** The link was queued or fetched after all. */

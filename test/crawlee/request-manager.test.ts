@@ -333,6 +333,23 @@ describe('FocusedRequestManager', () => {
         expect(manager.finishReason).toBe('limit_reached');
     });
 
+    it('keeps the best sighting of a link set aside for room: a menu that shows it again from an off-topic page does not erase it', async () => {
+        const manager = focusedManager({ maxFrontierSize: 2 });
+        await manager.addRequestsBatched([SEED]);
+        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        manager.offerLinks(visaLinks(3), parent);
+        const [setAside] = manager.toJSON().reserve!.links;
+        expect(manager.frontierSize()).toBe(2);
+        const offTopic = { url: 'https://www.e.edu/sports', depth: 1, relevance: 0, isHub: false };
+        manager.offerLinks([{ url: setAside!.payload.url, anchor: 'More' }], offTopic); // no room still
+        expect(manager.toJSON().reserve!.links.map((l) => l.payload.parentUrl)).toEqual([SEED]);
+        await manager.markRequestHandled((await manager.fetchNextRequest())!); // room for one more
+        manager.offerLinks([{ url: setAside!.payload.url, anchor: 'More' }], offTopic);
+        const taken = [(await manager.fetchNextRequest())!, (await manager.fetchNextRequest())!];
+        const entry = manager.entryOf(taken.find((r) => r.url === setAside!.payload.url)!)!;
+        expect(entry).toMatchObject({ parentUrl: SEED, anchorText: setAside!.payload.anchorText, depth: 1 });
+    });
+
     it('queues the best set-aside links again when the queue runs empty with budget left, also after a resume', async () => {
         // The three best links turn out to be disallowed when they are taken (robots.txt arrived after they were queued):
         // the queue, sized to the budget, runs empty with three pages left, and the reserve refills it.

@@ -15,6 +15,19 @@ describe('LinkReserve', () => {
         expect(() => new LinkReserve(-1)).toThrow(RangeError);
     });
 
+    it('keeps the better sighting of a key held again, by the score given, and takes the newest cause', () => {
+        const reserve = new LinkReserve<number>();
+        const score = (n: number) => n;
+        reserve.hold('a', 0.6, 'no-room', score);
+        reserve.hold('a', 0.1, 'dry-subtree', score); // seen again from a weaker page: the evidence of the first stays
+        expect([...reserve.links()]).toEqual([{ key: 'a', payload: 0.6, cause: 'dry-subtree' }]);
+        reserve.hold('a', 0.9, 'no-room', score);
+        expect(reserve.get('a')).toBe(0.9);
+        reserve.hold('a', 0.2, 'no-room'); // without a score the newest replaces
+        expect(reserve.get('a')).toBe(0.2);
+        expect(reserve.get('b')).toBeUndefined();
+    });
+
     it('gives back links dropped for room before those of dry subtrees, each best first, and removes them', () => {
         const reserve = new LinkReserve<number>();
         reserve.hold('dry-high', 0.9, 'dry-subtree');
