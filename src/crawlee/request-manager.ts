@@ -13,7 +13,7 @@ import { BestFirstQueue, ExplorationLedger, HostSchedule, LinkReserve, SkipTally
 import type { ExplorationCandidate, ExplorationLedgerJSON, LinkReserveJSON } from '../frontier/index.js';
 import { addCounts, continuesListing, expectedCount, NO_LINKS } from '../focus/index.js';
 import type { ExpectedCount, Focus, FrontierLinks, LinkSignal } from '../focus/index.js';
-import { cleanUrl, dedupKey, hostOf, shapeKey, skipReason, UrlGlobs } from '../url/index.js';
+import { cleanUrl, dedupKey, hostOrNull, shapeKey, skipReason, UrlGlobs } from '../url/index.js';
 import type { SkipOptions, SkipReason } from '../url/index.js';
 import { requestIdOf } from './request-id.js';
 import type { RobotsCache } from './robots-cache.js';
@@ -327,7 +327,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         for (const key of state.known) manager.known.add(key);
         for (const host of state.scopeHosts) manager.scopeHosts.add(host);
         for (const item of [...(manager.bestFirst ?? manager.tiered!)] as Array<{ url: string }>) {
-            manager.changeQueued(hostKey(item.url), +1);
+            manager.changeQueued(politenessHost(item.url), +1);
             manager.robots?.policyFor(item.url); // a resumed crawl reads robots.txt afresh
         }
         manager.parked = state.parked;
@@ -337,7 +337,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             const restored = manager.toRequest(entry);
             restored.retryCount = (request.retryCount as number | undefined) ?? 0;
             restored.userData = { ...(request.userData as Dictionary) };
-            manager.retries.push({ request: restored, entry, host: hostKey(entry.url) });
+            manager.retries.push({ request: restored, entry, host: politenessHost(entry.url) });
         }
         for (const [cluster, count] of state.clusterScheduled) manager.clusterScheduled.set(cluster, count);
         manager.skips = SkipTally.fromJSON(state, manager.options.samplesPerReason);
@@ -527,7 +527,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         }
         this.reserve.delete(uniqueKey);
         this.known.add(uniqueKey);
-        this.changeQueued(hostKey(url), +1);
+        this.changeQueued(politenessHost(url), +1);
         return true;
     }
 
@@ -605,7 +605,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /** An evicted link may be discovered again later, so it leaves the dedup set. */
     private forgetEvicted(uniqueKey: string, url: string): void {
         this.known.delete(uniqueKey);
-        this.changeQueued(hostKey(url), -1);
+        this.changeQueued(politenessHost(url), -1);
         this.count('evicted', url);
     }
 
@@ -697,7 +697,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         const cluster = clusterKey(next.entry.url);
         this.clusterScheduled.set(cluster, (this.clusterScheduled.get(cluster) ?? 0) + 1);
         const fetched: FetchedEntry = { ...next.entry, linkScore: this.focus ? next.score : null };
-        return { request: this.toRequest(fetched), entry: fetched, host: hostKey(fetched.url) };
+        return { request: this.toRequest(fetched), entry: fetched, host: politenessHost(fetched.url) };
     }
 
     /** Every `1 / EXPLORATION_SHARE`-th page of a focused crawl explores (the first page is the seed's). */
@@ -745,7 +745,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     protected isExploratory(entry: FrontierEntry): boolean {
         const section = sectionOf(entry.url);
         if (section === null || this.openedSections.has(section)) return false;
-        return this.scopeHosts.has(normalizeScopeHost(hostKey(entry.url))) && !this.trapLearner.isDemotedUrl(entry.url);
+        return this.scopeHosts.has(normalizeScopeHost(politenessHost(entry.url))) && !this.trapLearner.isDemotedUrl(entry.url);
     }
 
     /**
@@ -759,7 +759,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         for (;;) {
             const candidates: Array<ExplorationCandidate<{ entry: FrontierEntry; from: 'queue' | 'reserve'; score: number }>> = [];
             const consider = (entry: FrontierEntry, score: number, from: 'queue' | 'reserve'): void => {
-                if (this.isExploratory(entry) && !this.isBusy(hostKey(entry.url))) candidates.push({ url: entry.url, score: this.explorationRank(entry), item: { entry, from, score } });
+                if (this.isExploratory(entry) && !this.isBusy(politenessHost(entry.url))) candidates.push({ url: entry.url, score: this.explorationRank(entry), item: { entry, from, score } });
             };
             for (const item of this.bestFirst ?? []) consider(item.signal, item.score, 'queue');
             for (const { payload } of this.reserve.links('no-room')) if (!this.known.has(payload.uniqueKey)) consider(payload, this.scoreOf(payload), 'reserve');
@@ -768,7 +768,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             const { entry, from, score } = picked.item;
             if (from === 'queue') {
                 this.bestFirst!.delete(entry.uniqueKey);
-                this.changeQueued(hostKey(entry.url), -1);
+                this.changeQueued(politenessHost(entry.url), -1);
             } else {
                 this.reserve.delete(entry.uniqueKey);
                 this.known.add(entry.uniqueKey);
@@ -838,7 +838,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     private findTakeable(): { entry: FrontierEntry; score: number } | undefined {
         this.resortIfTrapsChanged();
-        const parked = this.parked.find((p) => !this.isBusy(hostKey(p.entry.url), p.entry.url));
+        const parked = this.parked.find((p) => !this.isBusy(politenessHost(p.entry.url), p.entry.url));
         const queueTop = this.bestFirst?.peekScore();
         if (parked && (queueTop === undefined || parked.score >= queueTop)) return parked;
         if (![...this.queuedPerHost.keys()].some((host) => !this.isBusy(host))) return parked;
@@ -857,7 +857,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
                 busy: (host) => this.isBusy(host),
             });
             if (!popped) return undefined;
-            this.changeQueued(hostKey(popped.url), -1);
+            this.changeQueued(politenessHost(popped.url), -1);
             return { entry: popped.payload, score: 0 };
         }
         const queue = this.bestFirst!;
@@ -873,7 +873,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
                 (cluster) => this.focus?.isClusterProven(cluster) ?? false,
             );
             if (!popped) break;
-            const host = hostKey(popped.url);
+            const host = politenessHost(popped.url);
             this.changeQueued(host, -1);
             // A failing link (score 0) waits behind better links whose hosts are busy: it is the last resort, not a filler.
             if (popped.score <= 0 && busy.length > 0) {
@@ -888,7 +888,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         }
         for (const item of busy) {
             queue.offer(item.key, item.url, item.depth, item.score, item.signal, Infinity);
-            this.changeQueued(hostKey(item.url), +1);
+            this.changeQueued(politenessHost(item.url), +1);
         }
         return found;
     }
@@ -1001,7 +1001,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     /** Keeps a host idle until the given time (a 429/503 with `Retry-After`). Other hosts are unaffected. */
     backOffHost(url: string, untilMillis: number): void {
-        this.hosts.holdUntil(hostKey(url), untilMillis);
+        this.hosts.holdUntil(politenessHost(url), untilMillis);
     }
 
     // --------------------------------------------------------------- stalls
@@ -1025,7 +1025,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             this.retries.unshift(flight);
             reclaimed++;
         }
-        for (const waiting of [...this.retries, ...this.parked]) this.isBusy(hostKey(waiting.entry.url), waiting.entry.url);
+        for (const waiting of [...this.retries, ...this.parked]) this.isBusy(politenessHost(waiting.entry.url), waiting.entry.url);
         return reclaimed;
     }
 
@@ -1214,10 +1214,6 @@ function normalizeScopeHost(host: string): string {
 }
 
 /** Host key for politeness, the same as the tiered queue's: `hostOf` (www.e.edu and e.edu are one server). */
-function hostKey(url: string): string {
-    try {
-        return hostOf(url);
-    } catch {
-        return '';
-    }
+export function politenessHost(url: string): string {
+    return hostOrNull(url) ?? '';
 }

@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 
 import { log as crawleeLog } from 'crawlee';
 
-import { hostOf } from '../url/index.js';
+import { hostOrNull } from '../url/index.js';
 import { fetchBounded } from './bounded-fetch.js';
 import { ROBOTS_PRODUCT_TOKEN, RobotsPolicy } from '../url/robots.js';
 import { parseSitemap } from '../url/sitemap.js';
@@ -104,7 +104,7 @@ export class RobotsCache {
 
     /** The host's policy, or `undefined` while its robots.txt is being fetched (which this starts). */
     policyFor(url: string): RobotsPolicy | undefined {
-        const host = hostKey(url);
+        const host = hostOrNull(url);
         if (host === null) return RobotsPolicy.disallowAll();
         const policy = this.policies.get(host);
         if (!policy) void this.load(url, host);
@@ -113,7 +113,7 @@ export class RobotsCache {
 
     /** The host's policy once its robots.txt has been read. */
     async ready(url: string): Promise<RobotsPolicy> {
-        const host = hostKey(url);
+        const host = hostOrNull(url);
         if (host === null) return RobotsPolicy.disallowAll();
         return this.policies.get(host) ?? this.load(url, host);
     }
@@ -207,13 +207,5 @@ export class RobotsCache {
         } finally {
             this.pendingSitemaps -= 1;
         }
-    }
-}
-
-function hostKey(url: string): string | null {
-    try {
-        return hostOf(url);
-    } catch {
-        return null;
     }
 }

@@ -3,8 +3,8 @@ import type { AddRequestsBatchedOptions, Request, AddRequestsBatchedResult, Dict
 
 import { LeaseHeartbeat, pickExploration } from '../frontier/index.js';
 import type { FrontierLease, FrontierOffer, FrontierStatus, FrontierStore, LeaseBatch, LeaseRef, OwedDelivery } from '../frontier/index.js';
-import { hostOf, shapeKey } from '../url/index.js';
-import { FocusedRequestManager } from './request-manager.js';
+import { shapeKey } from '../url/index.js';
+import { FocusedRequestManager, politenessHost } from './request-manager.js';
 import type { Discovery, FetchedEntry, FocusedRequestManagerOptions, FrontierEntry, FrontierSkipReason, StallState } from './request-manager.js';
 
 type OperationInfo = Awaited<ReturnType<IRequestManager['addRequest']>>;
@@ -153,7 +153,7 @@ export class SharedRequestManager extends FocusedRequestManager {
     private offerOf(entry: FrontierEntry, score: number): FrontierOffer<FetchedEntry> {
         // Breadth-first crawls have no link score: shallower pages first.
         const rank = this.focus ? score : this.adjustForTraps(1 / (1 + entry.depth), entry.shape, entry.url);
-        return { key: entry.uniqueKey, url: entry.url, host: hostKey(entry.url), depth: entry.depth, score: rank, payload: { ...entry, linkScore: this.focus ? score : null } };
+        return { key: entry.uniqueKey, url: entry.url, host: politenessHost(entry.url), depth: entry.depth, score: rank, payload: { ...entry, linkScore: this.focus ? score : null } };
     }
 
     override async addRequest(source: Source, options: RequestQueueOperationOptions = {}): Promise<OperationInfo> {
@@ -495,8 +495,8 @@ export class SharedRequestManager extends FocusedRequestManager {
     /** A `Retry-After` keeps the host idle for every worker; the store measures the wait on its own clock. */
     override backOffHost(url: string, untilMillis: number): void {
         super.backOffHost(url, untilMillis);
-        void this.store.backOffHost(hostKey(url), Math.max(0, untilMillis - Date.now())).catch((error: Error) =>
-            crawleeLog.warning(`crawlee-focus: could not back off ${hostKey(url)} in the shared frontier (${error.message}).`),
+        void this.store.backOffHost(politenessHost(url), Math.max(0, untilMillis - Date.now())).catch((error: Error) =>
+            crawleeLog.warning(`crawlee-focus: could not back off ${politenessHost(url)} in the shared frontier (${error.message}).`),
         );
     }
 
@@ -616,11 +616,3 @@ export class SharedRequestManager extends FocusedRequestManager {
     }
 }
 
-
-function hostKey(url: string): string {
-    try {
-        return hostOf(url);
-    } catch {
-        return '';
-    }
-}

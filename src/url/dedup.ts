@@ -54,3 +54,12 @@ export function hostOf(url: string | URL): string {
     const host = urlParts(url).hostname.toLowerCase();
     return host.startsWith('www.') && host.indexOf('.', 4) > 4 ? host.slice(4) : host;
 }
+
+/** {@link hostOf}, or null for a URL that cannot be parsed: for keys (politeness, robots.txt) that must not throw. */
+export function hostOrNull(url: string | URL): string | null {
+    try {
+        return hostOf(url);
+    } catch {
+        return null;
+    }
+}

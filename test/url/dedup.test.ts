@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cleanUrl, dedupKey, hostOf } from '../../src/url/index.js';
+import { cleanUrl, dedupKey, hostOf, hostOrNull } from '../../src/url/index.js';
 import { keptParam, trackerParam } from './arbitraries.js';
 
 describe('dedupKey', () => {
@@ -63,5 +63,11 @@ describe('hostOf', () => {
     it('turns IDN hosts into punycode and throws on relative URLs', () => {
         expect(hostOf('https://www.Bücher.example/')).toBe('xn--bcher-kva.example');
         expect(() => hostOf('/x')).toThrow(TypeError);
+    });
+
+    it('hostOrNull gives the same host, and null where hostOf throws', () => {
+        expect(hostOrNull('https://WWW.E.edu:8080/x')).toBe('e.edu');
+        expect(hostOrNull('/x')).toBeNull();
+        expect(hostOrNull('http://[::1')).toBeNull();
     });
 });
