@@ -14,6 +14,9 @@ export const CRAWLER_TYPES: Readonly<Record<string, CrawlMode>> = Object.freeze(
     cheerio: 'http',
 });
 
+/** The crawler type when the input names none: adaptive, as the command line's default mode (`DEFAULT_CLI_MODE`). */
+export const DEFAULT_CRAWLER_TYPE = 'playwright:adaptive';
+
 /** The input as the Actor receives it (see `.actor/input_schema.json` for titles, defaults and limits). */
 export interface ActorInput {
     startUrls?: Array<string | { url?: unknown }>;
@@ -96,7 +99,7 @@ export function parseActorInput(input: unknown): ParsedInput {
     const errors: string[] = [];
     const startUrls = startUrlsOf(errors, raw.startUrls);
     if (raw.query !== undefined && raw.query !== null && typeof raw.query !== 'string') errors.push(`"query" must be text (got ${JSON.stringify(raw.query)}).`);
-    const crawlerType = raw.crawlerType ?? 'playwright:chrome';
+    const crawlerType = raw.crawlerType ?? DEFAULT_CRAWLER_TYPE;
     const mode = CRAWLER_TYPES[crawlerType];
     if (!mode) errors.push(`"crawlerType" must be one of ${Object.keys(CRAWLER_TYPES).map((t) => `"${t}"`).join(', ')} (got ${JSON.stringify(raw.crawlerType)}).`);
     const stop = raw.stop ?? 'adaptive';

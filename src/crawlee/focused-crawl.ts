@@ -426,7 +426,16 @@ export class FocusedCrawl {
         if (resume === false) await purgeDefaultStorages({ config, onlyPurgeOnce: false });
         let kv = await KeyValueStore.open(undefined, { config });
         let saved = resume === false ? null : await new StateStore<FocusedCrawlState>(kv).load();
-        if (saved && resume === 'auto' && (saved.identity !== identity || saved.format !== STATE_FORMAT)) saved = null;
+        if (saved && resume === 'auto' && (saved.identity !== identity || saved.format !== STATE_FORMAT)) {
+            // Said aloud: the storage is purged for the new crawl, and a changed default (the mode) must not do that unseen.
+            log.warning(
+                saved.identity !== identity
+                    ? `crawlee-focus: the storage holds a crawl of other seeds, query or mode (${describeIdentity(saved.identity)}); starting afresh, which purges it. ` +
+                          'To continue that crawl instead, run it with the seeds, query and mode it began with.'
+                    : `crawlee-focus: the storage holds a crawl saved in state format ${saved.format ?? 1}, which this version does not read (${STATE_FORMAT}); starting afresh, which purges it.`,
+            );
+            saved = null;
+        }
         if (saved && saved.format !== STATE_FORMAT) {
             throw new Error(
                 `crawlee-focus: the crawl state in storage has format ${saved.format ?? 1}, this version reads format ${STATE_FORMAT}. ` +
@@ -1428,4 +1437,14 @@ function datasetItem(
 
 function candidateOf(item: DatasetItem): DeliveryCandidate {
     return { url: item.url, title: item.title, relevance: item.relevance, depth: item.depth };
+}
+
+/** A saved crawl's identity (seeds, query, mode) in words, for the message that it is not resumed. */
+function describeIdentity(identity: string): string {
+    try {
+        const { seeds, query, id } = JSON.parse(identity) as { seeds?: string[]; query?: string | null; id?: string };
+        return `seeds ${(seeds ?? []).slice(0, 3).join(' ')}${(seeds?.length ?? 0) > 3 ? ' …' : ''}, query ${query === null || query === undefined ? 'none' : JSON.stringify(query)}, mode ${id || 'unknown'}`;
+    } catch {
+        return 'unreadable';
+    }
 }

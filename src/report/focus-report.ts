@@ -163,6 +163,8 @@ export function formatReport(report: FocusReport): string {
     if (skipped.length > 0) lines.push(`  links skipped: ${skipped.map(([r, n]) => `${r} ${n}`).join(', ')}`);
     const failures = Object.entries(report.failures);
     if (failures.length > 0) lines.push(`  pages failed: ${failures.map(([r, n]) => `${r} ${n}`).join(', ')}`);
+    // Adaptive mode's split, so that a user sees what it rendered (one mode alone needs no line).
+    if (report.rendering.browser > 0 && report.rendering.http > 0) lines.push(`  rendering: ${report.rendering.browser} pages rendered in Chromium, ${report.rendering.http} read over plain HTTP`);
     if (report.exploration.pages > 0) lines.push(`  exploration: ${report.exploration.pages} pages into sections not opened before (${report.exploration.sectionsOpened} sections opened in all)`);
     if (report.duplicates.length > 0) lines.push(`  duplicates not delivered: ${report.duplicates.length}`);
     const shared = report.sharedCrawl;

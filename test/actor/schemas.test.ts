@@ -47,7 +47,9 @@ describe('the Actor definition (.actor/)', () => {
         const defaults = Object.fromEntries(Object.entries<Record<string, unknown>>(schema.properties).filter(([, f]) => 'default' in f).map(([k, f]) => [k, f.default]));
         const input = { ...defaults, startUrls: schema.properties.startUrls.prefill, query: schema.properties.query.prefill };
         expect(validateInputUsingValidator(ajv.compile(schema), schema, input)).toEqual([]);
-        expect(parseActorInput(input)).toMatchObject({ ok: true, options: { maxPages: 100, mode: 'browser', stop: 'adaptive' } });
+        expect(parseActorInput(input)).toMatchObject({ ok: true, options: { maxPages: 100, mode: 'adaptive', stop: 'adaptive' } });
+        // The schema's default and the code's agree: an input without a crawler type is the same crawl.
+        expect(parseActorInput({ startUrls: input.startUrls })).toMatchObject({ ok: true, options: { mode: 'adaptive' } });
     });
 
     it('builds on the Apify Playwright image whose Playwright is exactly the one in package.json', () => {

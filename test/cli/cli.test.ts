@@ -61,6 +61,29 @@ describe('crawlee-focus command line', () => {
         }
     }, 60_000);
 
+    it('crawls in adaptive mode when no --mode is given: a static site is read over plain HTTP once its pages proved static', async () => {
+        const links = Array.from({ length: 9 }, (_, i) => `<li><a href="/guide/${i + 1}.html">Telescope optics guide ${i + 1}</a></li>`).join('');
+        const body = (title: string, more = '') => `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>Telescope optics: mirrors, lenses and eyepieces for amateur astronomers.</p>${more}</body></html>`;
+        const site = await startLoggingServer((url) => {
+            if (url.pathname === '/robots.txt') return (_req, res) => void res.writeHead(404).end();
+            const text = url.pathname === '/' ? body('Telescope optics', `<ul>${links}</ul>`) : /^\/guide\/\d+\.html$/.test(url.pathname) ? body(`Guide ${url.pathname}`) : null;
+            return text === null ? undefined : (_req, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(text);
+        });
+        try {
+            const { out } = capture();
+            const storage = mkdtempSync(join(tmpdir(), 'cf-cli-'));
+            expect(await main(['crawl', `${site.url}/`, '--query', 'telescope optics', '--max-pages', '10', '--stop', 'never', '--json', '--storage', storage])).toBe(0);
+            const report = JSON.parse(out.at(-1)!);
+            expect(report.pagesFetched).toBe(10);
+            // Chromium checked the first pages of each neighbourhood; the rest came over plain HTTP (browser mode: none).
+            expect(report.rendering.browser).toBeGreaterThanOrEqual(1);
+            expect(report.rendering.http).toBeGreaterThanOrEqual(1);
+            expect(report.rendering.browser + report.rendering.http).toBe(10);
+        } finally {
+            await site.close();
+        }
+    }, 120_000);
+
     it('runs the demo, prints the report as JSON on the last line with --json and writes the report page with --report-html', async () => {
         const { out } = capture();
         const storage = mkdtempSync(join(tmpdir(), 'cf-cli-'));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { Dataset, LogLevel, log } from 'crawlee';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { createFocusedCrawler, STATE_FORMAT } from '../../src/index.js';
 import type { CreateFocusedCrawlerOptions } from '../../src/index.js';
@@ -63,7 +63,13 @@ describe('which stored crawl a new run continues', () => {
         const storageDir = mkdtempSync(join(tmpdir(), 'cf-format-'));
         await (await createFocusedCrawler(options(storageDir, 'robot'))).run();
         site.requests.length = 0;
+        const warning = vi.spyOn(log, 'warning');
         const second = await createFocusedCrawler(options(storageDir, 'robot lab'));
+        // It says so, naming the crawl it purges and how to continue that one instead.
+        const said = warning.mock.calls.map(([message]) => String(message)).join('\n');
+        warning.mockRestore();
+        expect(said).toMatch(/storage holds a crawl of other seeds, query or mode \(seeds http:\/\/127\.0\.0\.1:\d+\/, query "robot", mode http\); starting afresh/);
+        expect(said).toContain('run it with the seeds, query and mode it began with');
         const report = await second.run();
         expect(report.pagesFetched).toBe(3);
         expect(site.requests.filter((r) => r !== '/robots.txt')).toContain('/');

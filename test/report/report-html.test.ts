@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { HarvestCurve, MAX_CURVE_POINTS, TopPages, harvestWindow, reportHtml, windowedHarvest } from '../../src/index.js';
+import { HarvestCurve, MAX_CURVE_POINTS, TopPages, formatReport, harvestWindow, reportHtml, windowedHarvest } from '../../src/index.js';
 import type { CurvePoint, FocusReport } from '../../src/index.js';
 import { renderReport } from '../helpers/report-page.js';
 
@@ -132,4 +132,12 @@ describe('REPORT.html in Chromium', () => {
         expect(html).toContain('No page was delivered.');
         expect(html).toContain('No URL template was demoted.');
     }, 60_000);
+});
+
+describe('formatReport', () => {
+    it('shows adaptive mode\'s split between rendered and plain-HTTP pages, and no such line for one mode alone', () => {
+        expect(formatReport(sampleReport({ rendering: { browser: 9, http: 91 } }))).toContain('rendering: 9 pages rendered in Chromium, 91 read over plain HTTP');
+        expect(formatReport(sampleReport({ rendering: { browser: 0, http: 58 } }))).not.toContain('rendering:');
+        expect(formatReport(sampleReport({ rendering: { browser: 60, http: 0 } }))).not.toContain('rendering:');
+    });
 });
