@@ -928,6 +928,8 @@ export class FocusedCrawl {
             return true;
         };
         const status = responseStatus(context);
+        // Not the site's answer: the proxy in between could not reach it. Thrown, so Crawlee retries it as it would a reset.
+        if (status !== null && PROXY_TRANSPORT_ERRORS[status]) throw new Error(`crawlee-focus: ${PROXY_TRANSPORT_ERRORS[status]}: the proxy could not reach ${request.url} (it answered ${status})`);
         if (status !== null && status >= 400) {
             this.countFailure(`http-${status}`, request.loadedUrl ?? request.url, request);
             this.focus?.observeUnproductiveLink(entry?.signal ?? null);
@@ -1345,6 +1347,22 @@ const SERVER_FAILURE = /^(?:http-\d{3}|timeout|connection-error|host-unreachable
 
 /** Server failures that speak for the whole host: it cannot be reached, or a gateway cannot reach it. */
 const HOST_FAILURE = /^(?:host-unreachable|http-502|http-504)$/;
+
+/**
+ * Statuses a proxy-chain proxy answers with when it could not reach the site, as the network error they stand for,
+ * so that `failureReason` classes them as it would the error itself. Crawlee sends every browser request through a
+ * local proxy-chain server (browser-pool's proxy-server.js), so in browser mode a reset between it and the site came
+ * back as a page with status 595, counted `http-595` and never retried (a CI run lost a subtree to one under load).
+ * (proxy-chain statuses.ts: 590 non-200 from the upstream proxy, 593 not found, 594 refused, 595 reset, 596 broken pipe, 599 other.)
+ */
+const PROXY_TRANSPORT_ERRORS: Readonly<Record<number, string>> = Object.freeze({
+    590: 'ECONNRESET (the upstream proxy refused)',
+    593: 'ENOTFOUND',
+    594: 'ECONNREFUSED',
+    595: 'ECONNRESET',
+    596: 'ECONNRESET (broken pipe)',
+    599: 'ECONNRESET (proxy error)',
+});
 
 /** Errors that say the resource is not a page we can read: retrying cannot help. */
 const PERMANENT_FAILURE = /served Content-Type|Download is starting|ERR_INVALID_RESPONSE|ERR_UNKNOWN_URL_SCHEME|ERR_TOO_MANY_REDIRECTS|Redirected \d+ times|redirect blocked|ERR_UNSAFE_REDIRECT|Unsupported protocol/i;

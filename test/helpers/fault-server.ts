@@ -34,6 +34,8 @@ export const FAULT_ROUTES = {
     error500: '/fault/error-500',
     retryAfter503: '/fault/busy-503',
     resetMidBody: '/fault/reset-mid-body',
+    /** The first request's connection is reset before any answer; the next gets the page (a transient network fault). */
+    resetOnce: '/fault/reset-once',
     neverEnds: '/fault/never-ends',
     slowFirstByte: '/fault/slow-first-byte',
     redirectLoop: '/fault/redirect-loop',
@@ -220,7 +222,7 @@ function hostileLinks(otherUrl: string): string {
     return page('Hostile links', `<main><h1>Hostile links</h1><p>A page whose links are all broken or dangerous.</p><ul>${links.map((href, i) => `<li><a href="${href.replace(/"/g, '&quot;')}">Link ${i}</a></li>`).join('')}</ul></main>`);
 }
 
-function faultRoute(url: URL, options: Required<Omit<FaultServerOptions, 'robotsTxt'>>, servers: { other: () => string; selfPort: () => number; busyCalls: number }): Handler | undefined {
+function faultRoute(url: URL, options: Required<Omit<FaultServerOptions, 'robotsTxt'>>, servers: { other: () => string; selfPort: () => number; busyCalls: number; resetCalls: number }): Handler | undefined {
     switch (url.pathname) {
         case FAULT_ROUTES.error500:
             return html(page('Error', '<h1>Internal error</h1>'), 500);
@@ -229,6 +231,12 @@ function faultRoute(url: URL, options: Required<Omit<FaultServerOptions, 'robots
                 servers.busyCalls += 1;
                 if (servers.busyCalls === 1) res.writeHead(503, { 'retry-after': '2', 'content-type': 'text/html' }).end(page('Busy', '<h1>Busy</h1>'));
                 else html(page('Recovered', '<main><h1>Recovered</h1><p>The telescope optics service is back after a short rest.</p></main>'))(req, res, url);
+            };
+        case FAULT_ROUTES.resetOnce:
+            return (req, res) => {
+                servers.resetCalls += 1;
+                if (servers.resetCalls === 1) req.socket.destroy();
+                else html(page('Reconnected', '<main><h1>Reconnected</h1><p>The telescope optics notes load on the second try.</p></main>'))(req, res, url);
             };
         case FAULT_ROUTES.resetMidBody:
             return (_req, res) => {
@@ -326,7 +334,7 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
     );
     let selfPort = 0;
     // The 503 route answers 503 (Retry-After: 2) once, then 200.
-    const state = { other: () => other.url, selfPort: () => selfPort, busyCalls: 0 };
+    const state = { other: () => other.url, selfPort: () => selfPort, busyCalls: 0, resetCalls: 0 };
     const normalPaths = Array.from({ length: settings.normalPages }, (_, i) => `/normal/${i}`);
     const main = await startLoggingServer((url) => {
         if (url.pathname === '/robots.txt') return options.robotsTxt === undefined ? undefined : (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end(options.robotsTxt);

@@ -72,6 +72,13 @@ describe.each<CrawlMode>(['http', 'browser'])('hostile routes in %s mode', (mode
         expect(result.delivered).toContain(FAULT_ROUTES.retryAfter503);
     });
 
+    it('retries a page whose connection was reset before any answer, and delivers it', () => {
+        // In browser mode Chromium reaches the site through Crawlee's local proxy, which turns the reset into a 595.
+        expect(requested(FAULT_ROUTES.resetOnce)).toHaveLength(2);
+        expect(result.delivered).toContain(FAULT_ROUTES.resetOnce);
+        expect(Object.keys(result.report.failures).filter((reason) => /^http-59\d$/.test(reason))).toEqual([]);
+    });
+
     it('abandons a reset, a never-ending and a slow answer after the timeout, with bounded retries', () => {
         for (const route of [FAULT_ROUTES.resetMidBody, FAULT_ROUTES.neverEnds, FAULT_ROUTES.slowFirstByte]) {
             expect(result.delivered, route).not.toContain(route);
