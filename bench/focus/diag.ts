@@ -1,4 +1,4 @@
-// Diagnostic crawl: tsx bench/focus/diag.ts <query> <out.json> [adaptive|never] [budget] [startUrl]
+// Diagnostic crawl: [DIAG_MODE=http|browser|adaptive] tsx bench/focus/diag.ts <query> <out.json> [adaptive|never] [budget] [startUrl]
 import { writeFileSync } from 'node:fs';
 import { LogLevel, log } from 'crawlee';
 import { createFocusedCrawler } from '../../src/crawlee/create-focused-crawler.js';
@@ -14,7 +14,7 @@ const pages: unknown[] = [];
 const skips: Array<[string, string]> = [];
 const drops: Array<[string, number, string]> = [];
 const focused = await createFocusedCrawler({
-    mode: 'http', query, startUrls: [start], maxPages: Number(budgetArg), stop: stop as 'adaptive' | 'never',
+    mode: (process.env.DIAG_MODE ?? 'http') as 'http' | 'browser' | 'adaptive', query, startUrls: [start], maxPages: Number(budgetArg), stop: stop as 'adaptive' | 'never',
     proxyUrls: [server.proxyUrl], ignoreHttpsErrors: true, storageDir: dir, resume: false, respectRobotsTxt: false,
     requestHandler: (ctx: any) => { const pf = pageFocus(ctx.request); pages.push({ url: ctx.request.url, loaded: ctx.request.loadedUrl, ...pf }); },
 });
