@@ -487,12 +487,15 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             this.reserve.hold(uniqueKey, entry, 'dry-subtree', this.scoreOfEntry);
             return this.skip('dry-subtree', url);
         }
-        if (how.forefront) return this.enqueue(entry, FOREFRONT_SCORE) ? { added: true, uniqueKey } : this.skip('frontier-full', url);
-        // A link dropped earlier for room comes back with its best sighting's evidence, as a queued link keeps it.
-        const held = this.reserve.get(uniqueKey);
-        const score = this.adjustForTraps(scored?.score ?? 0, entry.shape, url);
-        const best = held && this.scoreOf(held) > score ? { entry: held, score: this.scoreOf(held) } : { entry, score };
+        const best = how.forefront ? { entry, score: FOREFRONT_SCORE } : this.bestSighting(entry, this.adjustForTraps(scored?.score ?? 0, entry.shape, url));
         return this.enqueue(best.entry, best.score) ? { added: true, uniqueKey } : this.skip('frontier-full', url);
+    }
+
+    /** A link dropped earlier for room comes back with its best sighting's evidence, as a queued link keeps it. */
+    private bestSighting(entry: FrontierEntry, score: number): { entry: FrontierEntry; score: number } {
+        const held = this.reserve.get(entry.uniqueKey);
+        const heldScore = held ? this.scoreOf(held) : -Infinity;
+        return held && heldScore > score ? { entry: held, score: heldScore } : { entry, score };
     }
 
     /**

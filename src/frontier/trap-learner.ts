@@ -1,5 +1,5 @@
 import { DEFAULT_DELTA } from '../stat/index.js';
-import { dedupKey, failureShape, hostOf, shapeKey, urlShape } from '../url/index.js';
+import { dedupKey, failureShape, hostOrNull, shapeKey, urlShape } from '../url/index.js';
 import { CatchAllPages, type CatchAllPagesJSON } from './catch-all.js';
 import { FailureLedger } from './failure-ledger.js';
 import type { FailureLedgerJSON } from './failure-ledger.js';
@@ -188,7 +188,7 @@ export class TrapLearner implements DemotionSource {
 
     /** Whether every fetch of the URL's host has failed (a failure there is not worth retrying either). */
     isFailingHost(url: string): boolean {
-        const host = safely(hostOf, url);
+        const host = hostOrNull(url);
         return host !== null && this.failingHosts.isFailing(host);
     }
 
@@ -204,7 +204,7 @@ export class TrapLearner implements DemotionSource {
     }
 
     private recordFetch(url: string, hostFailed: boolean | 'decisive', templateFailed: boolean): void {
-        const host = safely(hostOf, url);
+        const host = hostOrNull(url);
         const template = safely(failureShape, url);
         let changed = host !== null && (hostFailed === 'decisive' ? this.failingHosts.recordDecisive(host) : this.failingHosts.record(host, hostFailed));
         if (template !== null && this.failingTemplates.record(template, templateFailed)) changed = true;
