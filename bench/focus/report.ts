@@ -29,6 +29,11 @@ export interface ResultRow {
     stopReason: string | null;
     /** crawlee-focus only: the recall it estimated for itself at the stop, `[value, low, high]`. */
     estimatedRecall: [number, number, number] | null;
+    /**
+     * crawlee-focus only: the share of the pages it took whose fetch failed (an error status, a timeout, an
+     * unreachable host) or was a soft 404 (`FOCUS_REPORT.failures` over `pagesFetched`). Absent in older results.
+     */
+    failedShare?: number | null;
 }
 
 /** The rows a scored run yields: every budget for a prefix-read baseline, its own budget otherwise. */
@@ -60,8 +65,16 @@ export function resultRows(scored: ScoredRun, budgets: readonly number[]): Resul
             wallSeconds: Math.round(wallMillis / 100) / 10,
             stopReason: outcome.report?.stopReason ?? null,
             estimatedRecall: prefix || !outcome.report?.estimatedRecall ? null : [outcome.report.estimatedRecall.value, outcome.report.estimatedRecall.low, outcome.report.estimatedRecall.high],
+            failedShare: prefix ? null : failedShareOf(outcome.report),
         };
     });
+}
+
+/** Failed fetches (soft 404s included) over the pages a crawlee-focus crawl took; null without a report. */
+function failedShareOf(report: { pagesFetched?: number; failures?: Record<string, number> } | undefined): number | null {
+    if (!report?.failures || !report.pagesFetched) return null;
+    const failed = Object.values(report.failures).reduce((sum, n) => sum + n, 0);
+    return failed / report.pagesFetched;
 }
 
 const percent = (x: number) => `${(x * 100).toFixed(0)} %`;
@@ -179,6 +192,8 @@ export interface CellSummary {
     intervalReported: number;
     /** Stop reasons and how many crawls gave each. */
     stops: Record<string, number>;
+    /** Mean share of the budget spent on failed fetches, over the crawls that report it; null when none does. */
+    meanFailedShare: number | null;
 }
 
 /** Pools rows (from one or many selection JSON files) by query, crawler and budget, in that order. */
@@ -194,6 +209,7 @@ export function summarizeCells(rows: readonly ResultRow[]): CellSummary[] {
         const stops: Record<string, number> = {};
         for (const row of cell) stops[row.stopReason ?? 'none'] = (stops[row.stopReason ?? 'none'] ?? 0) + 1;
         const verdicts = cell.map(intervalHolds).filter((held): held is boolean => held !== null);
+        const failedShares = cell.map((row) => row.failedShare).filter((share): share is number => typeof share === 'number');
         return {
             labelId: cell[0]!.labelId,
             crawler: cell[0]!.crawler,
@@ -205,17 +221,18 @@ export function summarizeCells(rows: readonly ResultRow[]): CellSummary[] {
             intervalHeld: verdicts.filter(Boolean).length,
             intervalReported: verdicts.length,
             stops,
+            meanFailedShare: failedShares.length > 0 ? failedShares.reduce((a, b) => a + b, 0) / failedShares.length : null,
         };
     });
 }
 
 /** {@link summarizeCells} as a Markdown table. */
 export function cellTable(cells: readonly CellSummary[]): string {
-    const lines = ['| query | crawler | budget | crawls | mean recall [lowest–highest] | interval held | stops |', '|---|---|---:|---:|---|---:|---|'];
+    const lines = ['| query | crawler | budget | crawls | mean recall [lowest–highest] | interval held | failed fetches | stops |', '|---|---|---:|---:|---|---:|---:|---|'];
     for (const c of cells) {
         const stops = Object.entries(c.stops).map(([reason, n]) => `${reason} ${n}`).join(', ');
         const held = c.intervalReported > 0 ? `${c.intervalHeld} of ${c.intervalReported}` : '—';
-        lines.push(`| ${c.labelId} | ${crawlerInfo(c.crawler).label} | ${c.budget} | ${c.crawls} | ${c.meanRecall.toFixed(3)} [${c.minRecall.toFixed(2)}–${c.maxRecall.toFixed(2)}] | ${held} | ${stops} |`);
+        lines.push(`| ${c.labelId} | ${crawlerInfo(c.crawler).label} | ${c.budget} | ${c.crawls} | ${c.meanRecall.toFixed(3)} [${c.minRecall.toFixed(2)}–${c.maxRecall.toFixed(2)}] | ${held} | ${c.meanFailedShare === null ? '—' : percent(c.meanFailedShare)} | ${stops} |`);
     }
     return lines.join('\n');
 }

@@ -844,9 +844,11 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         const parked = this.parked.find((p) => !this.isBusy(politenessHost(p.entry.url), p.entry.url));
         const queueTop = this.bestFirst?.peekScore();
         if (parked && (queueTop === undefined || parked.score >= queueTop)) return parked;
-        if (![...this.queuedPerHost.keys()].some((host) => !this.isBusy(host))) return parked;
+        // A failing parked link (score 0) waits while a better queued link waits for its busy host, as in `popNonBusy`.
+        const fallback = parked && parked.score <= 0 && queueTop !== undefined && queueTop > 0 ? undefined : parked;
+        if (![...this.queuedPerHost.keys()].some((host) => !this.isBusy(host))) return fallback;
         const popped = this.popNonBusy();
-        if (!popped) return parked;
+        if (!popped) return fallback;
         this.parked.push(popped);
         this.parked.sort((a, b) => b.score - a.score);
         return popped;

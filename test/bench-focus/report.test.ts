@@ -66,7 +66,13 @@ describe('resultRows', () => {
     it('reads a crawlee-focus run at its own budget only', () => {
         const rows = resultRows(scored('focus', 100, [row(50, 50, 5), row(100, 70, 8), row(200, 70, 8)], 70), [50, 100, 200]);
         expect(rows).toHaveLength(1);
-        expect(rows[0]).toMatchObject({ budget: 100, fetched: 70, recall: 0.8, pagesTo50: 40, wallSeconds: 250, fromPrefix: false });
+        expect(rows[0]).toMatchObject({ budget: 100, fetched: 70, recall: 0.8, pagesTo50: 40, wallSeconds: 250, fromPrefix: false, failedShare: null });
+    });
+
+    it('counts the share of a crawlee-focus crawl spent on failed fetches, soft 404s included', () => {
+        const run = scored('focus', 100, [row(100, 70, 8)], 70);
+        run.finished.outcome.report = { pagesFetched: 70, failures: { 'http-404': 3, 'http-502': 1, 'soft-404': 3 } } as unknown as typeof run.finished.outcome.report;
+        expect(resultRows(run, [100])[0]!.failedShare).toBeCloseTo(0.1, 10);
     });
 });
 
@@ -107,24 +113,26 @@ describe('calibrationTable', () => {
 });
 
 describe('summarizeCells', () => {
-    const result = (budget: number, recall: number, estimated: [number, number, number] | null, stopReason: string | null, repeat = 1): ResultRow => ({
+    const result = (budget: number, recall: number, estimated: [number, number, number] | null, stopReason: string | null, repeat = 1, failedShare?: number): ResultRow => ({
         site: 'cs', query: 'admissions', labelId: 'cs--admissions', crawler: 'focus', budget, runId: `r${budget}-${repeat}`, repeat, fromPrefix: false,
         fetched: budget, fetchedHtml: budget, relevantFound: recall * 10, totalRelevant: 10, harvest: 0, recall, pagesTo50: null, wallSeconds: 1,
-        stopReason, estimatedRecall: estimated,
+        stopReason, estimatedRecall: estimated, ...(failedShare === undefined ? {} : { failedShare }),
     });
 
     it('pools the crawls of a cell, from any number of files: mean and range, how often the interval held, the stops', () => {
         const cells = summarizeCells([
-            result(100, 0.2, [0.3, 0.1, 0.5], 'limit_reached', 1),
+            result(100, 0.2, [0.3, 0.1, 0.5], 'limit_reached', 1, 0.04),
             result(50, 0.1, null, 'saturated'),
-            result(100, 0.6, [0.3, 0.1, 0.5], 'saturated', 2),
-            result(100, 0.4, [0.3, 0.1, 0.5], 'limit_reached', 3),
+            result(100, 0.6, [0.3, 0.1, 0.5], 'saturated', 2, 0.08),
+            result(100, 0.4, [0.3, 0.1, 0.5], 'limit_reached', 3), // an older result, without the share
         ]);
         expect(cells.map((c) => c.budget)).toEqual([50, 100]); // by budget as a number, not as text
         const [fifty, hundred] = cells;
         expect(hundred).toMatchObject({ crawls: 3, minRecall: 0.2, maxRecall: 0.6, intervalHeld: 2, intervalReported: 3, stops: { limit_reached: 2, saturated: 1 } });
         expect(hundred!.meanRecall).toBeCloseTo(0.4, 10);
-        expect(fifty).toMatchObject({ crawls: 1, intervalHeld: 0, intervalReported: 0 });
-        expect(cellTable(cells)).toContain('| cs--admissions | crawlee-focus | 100 | 3 | 0.400 [0.20–0.60] | 2 of 3 | limit_reached 2, saturated 1 |');
+        expect(hundred!.meanFailedShare).toBeCloseTo(0.06, 10); // of the crawls that report it
+        expect(fifty).toMatchObject({ crawls: 1, intervalHeld: 0, intervalReported: 0, meanFailedShare: null });
+        expect(cellTable(cells)).toContain('| cs--admissions | crawlee-focus | 100 | 3 | 0.400 [0.20–0.60] | 2 of 3 | 6 % | limit_reached 2, saturated 1 |');
+        expect(cellTable(cells)).toContain('| cs--admissions | crawlee-focus | 50 | 1 | 0.100 [0.10–0.10] | — | — | saturated 1 |');
     });
 });

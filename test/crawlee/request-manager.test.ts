@@ -249,6 +249,37 @@ describe('FocusedRequestManager', () => {
         expect((await manager.fetchNextRequest())!.url).toMatch(/^https:\/\/www\.e\.edu\/international\//);
     });
 
+    it('keeps a parked link waiting once its host fails, while a better link waits for its busy host', async () => {
+        // A link popped and then passed over for an exploration stays parked; its host failing meanwhile makes it the
+        // last resort, not the filler handed out whenever every queued host is busy.
+        class ExploreOnDemand extends FocusedRequestManager {
+            exploreNext = false;
+            protected override exploringPaysMore(): boolean {
+                return this.exploreNext;
+            }
+        }
+        const manager = new ExploreOnDemand({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), maxRequestsPerHost: 1 });
+        await manager.addRequestsBatched([SEED]);
+        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        manager.offerLinks(
+            [
+                { url: 'https://forum.e.edu/visa-scholarship', anchor: 'Visa and scholarship forum: visa scholarship questions' },
+                { url: 'https://www.e.edu/international/visa-1', anchor: 'Visa' },
+                { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' },
+            ],
+            parent,
+        );
+        manager.exploreNext = true;
+        const explored = (await manager.fetchNextRequest())!;
+        expect(explored.url).toMatch(/^https:\/\/www\.e\.edu\//); // the forum link was popped, and stays parked
+        manager.exploreNext = false;
+        manager.trapLearner.observeFailure('https://forum.e.edu/other', true);
+        // www.e.edu is at its limit with the exploration in flight: nothing is handed out rather than the failing link.
+        expect(await manager.fetchNextRequest()).toBeNull();
+        await manager.markRequestHandled(explored);
+        expect((await manager.fetchNextRequest())!.url).toMatch(/^https:\/\/www\.e\.edu\//);
+    });
+
     it('takes the best link first, whatever the order of discovery', async () => {
         const manager = focusedManager();
         await manager.addRequestsBatched([SEED]);
