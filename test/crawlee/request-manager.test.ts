@@ -23,10 +23,15 @@ const parent = { url: SEED, depth: 0, relevance: 0.2, isHub: false };
 
 const visaLinks = (count: number) => Array.from({ length: count }, (_, i) => ({ url: `https://www.e.edu/international/visa-scholarship-${i}`, anchor: `Visa and scholarship ${i}` }));
 
-/** Handles the seed, offers `links` as the seed's, and takes and handles the next nine pages (the 10th of the crawl explores). */
-async function nineAfterSeed(manager: FocusedRequestManager, links: Array<{ url: string; anchor: string }>): Promise<string[]> {
+/** Queues the seed, takes it and marks it handled. */
+async function handleSeed(manager: FocusedRequestManager): Promise<void> {
     await manager.addRequestsBatched([SEED]);
     await manager.markRequestHandled((await manager.fetchNextRequest())!);
+}
+
+/** Handles the seed, offers `links` as the seed's, and takes and handles the next nine pages (the 10th of the crawl explores). */
+async function nineAfterSeed(manager: FocusedRequestManager, links: Array<{ url: string; anchor: string }>): Promise<string[]> {
+    await handleSeed(manager);
     manager.offerLinks(links, parent);
     const taken: string[] = [];
     for (let i = 0; i < 9; i++) {
@@ -81,8 +86,7 @@ describe('FocusedRequestManager', () => {
     it('explores off its turn once the best link surely pays less than exploring, and keeps to the scores before', async () => {
         const focus = new Focus('visa scholarship', { seedUrls: [SEED] });
         const manager = new FocusedRequestManager({ focus, maxPages: 30 });
-        await manager.addRequestsBatched([SEED]);
-        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        await handleSeed(manager);
         manager.offerLinks([...visaLinks(40), { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' }, { url: 'https://www.e.edu/library/hours', anchor: 'Library hours' }], parent);
         const take = async () => {
             const request = (await manager.fetchNextRequest())!;
@@ -108,8 +112,7 @@ describe('FocusedRequestManager', () => {
             manager.trapLearner.observe(`https://www.e.edu/partners/${name}`, `The ${name} partner page`);
             manager.trapLearner.observe(`https://www.e.edu/partners/${name}.html`, `The ${name} partner page`);
         }
-        await manager.addRequestsBatched([SEED]);
-        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        await handleSeed(manager);
         manager.offerLinks(
             [
                 { url: 'https://www.e.edu/partners/nova', anchor: 'Nova visa scholarship' },
@@ -125,8 +128,7 @@ describe('FocusedRequestManager', () => {
 
     it('does not fetch a page again when a rule learned after it was fetched changes its key', async () => {
         const manager = focusedManager();
-        await manager.addRequestsBatched([SEED]);
-        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        await handleSeed(manager);
         manager.offerLinks([{ url: 'https://www.e.edu/visa/index.html', anchor: 'Visa scholarship' }], parent);
         expect(await drain(manager)).toEqual(['https://www.e.edu/visa/index.html']);
         // Only now does the crawl learn that a page's `.html` may be dropped: the list's key becomes /visa/index.
@@ -148,8 +150,7 @@ describe('FocusedRequestManager', () => {
 
     it('drops an exploration pick that a rule learned meanwhile makes a spelling of a fetched page', async () => {
         const manager = focusedManager({ maxPages: 30 });
-        await manager.addRequestsBatched([SEED]);
-        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        await handleSeed(manager);
         manager.offerLinks([...visaLinks(12), { url: 'https://www.e.edu/library/hours', anchor: 'Visa and scholarship library hours' }, { url: 'https://www.e.edu/library/hours?print=1', anchor: 'Print' }], parent);
         const taken: string[] = [];
         const take = async () => {
@@ -200,8 +201,7 @@ describe('FocusedRequestManager', () => {
 
     it('ranks the links of a host that cannot be reached behind every link with any evidence, however weak', async () => {
         const manager = focusedManager();
-        await manager.addRequestsBatched([SEED]);
-        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        await handleSeed(manager);
         manager.offerLinks(
             [
                 { url: 'https://forum.e.edu/visa-scholarship-1', anchor: 'Visa and scholarship forum' },
@@ -219,8 +219,7 @@ describe('FocusedRequestManager', () => {
 
     it('ranks a failing link behind links with no evidence at all, not in a tie with them', async () => {
         const manager = focusedManager();
-        await manager.addRequestsBatched([SEED]);
-        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        await handleSeed(manager);
         // Found first, so a tie in score would serve it first.
         manager.offerLinks([{ url: 'https://forum.e.edu/visa-scholarship-1', anchor: 'Visa and scholarship forum' }], { ...parent, relevance: 0 });
         manager.trapLearner.observeFailure('https://forum.e.edu/visa-scholarship-0', true);
@@ -230,8 +229,7 @@ describe('FocusedRequestManager', () => {
 
     it('keeps a failing link waiting while a better link waits for its busy host', async () => {
         const manager = focusedManager({ maxRequestsPerHost: 1 });
-        await manager.addRequestsBatched([SEED]);
-        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        await handleSeed(manager);
         manager.trapLearner.observeFailure('https://forum.e.edu/visa-scholarship-0', true);
         manager.offerLinks(
             [
@@ -259,8 +257,7 @@ describe('FocusedRequestManager', () => {
             }
         }
         const manager = new ExploreOnDemand({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), maxRequestsPerHost: 1 });
-        await manager.addRequestsBatched([SEED]);
-        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        await handleSeed(manager);
         manager.offerLinks(
             [
                 { url: 'https://forum.e.edu/visa-scholarship', anchor: 'Visa and scholarship forum: visa scholarship questions' },
@@ -298,8 +295,7 @@ describe('FocusedRequestManager', () => {
 
     it('moves a queued link up when it is found again with a better anchor, keeping the better provenance', async () => {
         const manager = focusedManager();
-        await manager.addRequestsBatched([SEED]);
-        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        await handleSeed(manager);
         manager.offerLinks([{ url: 'https://www.e.edu/p/17', anchor: 'More' }, { url: 'https://www.e.edu/p/18', anchor: 'Other' }], parent);
         manager.offerLinks([{ url: 'https://www.e.edu/p/18', anchor: 'Visa scholarship guide' }], { ...parent, url: 'https://www.e.edu/list' });
         const best = (await manager.fetchNextRequest())!;
@@ -309,8 +305,7 @@ describe('FocusedRequestManager', () => {
 
     it('queues the next page of a listing with its best item not fetched yet, right after that item', async () => {
         const manager = focusedManager();
-        await manager.addRequestsBatched([SEED]);
-        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        await handleSeed(manager);
         const list = { ...parent, url: 'https://www.e.edu/news/?page=3', isHub: true };
         manager.offerLinks(
             [
@@ -346,8 +341,7 @@ describe('FocusedRequestManager', () => {
 
     it('enforces maxPages when a request is taken, keeps the frontier within the room left and evicts the worst', async () => {
         const manager = focusedManager({ maxPages: 3 });
-        await manager.addRequestsBatched([SEED]);
-        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        await handleSeed(manager);
         manager.offerLinks(
             Array.from({ length: 10 }, (_, i) => ({ url: `https://www.e.edu/page-${i}`, anchor: `Page ${i}` })).concat([
                 { url: 'https://www.e.edu/visa', anchor: 'Visa' },
@@ -366,8 +360,7 @@ describe('FocusedRequestManager', () => {
 
     it('keeps the best sighting of a link set aside for room: a menu that shows it again from an off-topic page does not erase it', async () => {
         const manager = focusedManager({ maxFrontierSize: 2 });
-        await manager.addRequestsBatched([SEED]);
-        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        await handleSeed(manager);
         manager.offerLinks(visaLinks(3), parent);
         const [setAside] = manager.toJSON().reserve!.links;
         expect(manager.frontierSize()).toBe(2);
@@ -485,8 +478,7 @@ describe('FocusedRequestManager', () => {
 
     it('restores from a JSON snapshot: handled pages stay handled, in-flight ones come back as pending', async () => {
         const manager = focusedManager({ maxPages: 10 });
-        await manager.addRequestsBatched([SEED]);
-        await manager.markRequestHandled((await manager.fetchNextRequest())!);
+        await handleSeed(manager);
         manager.offerLinks(['visa', 'scholarship', 'library'].map((w) => ({ url: `https://www.e.edu/${w}`, anchor: w })), parent);
         const inFlight = (await manager.fetchNextRequest())!;
         const snapshot = JSON.parse(JSON.stringify(manager.toJSON()));
