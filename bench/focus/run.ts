@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { chartFor } from './charts.js';
-import { COST_PAGES, formatCost, measureCost } from './cost.js';
+import { COST_PAGES, COST_ROUNDS, formatCost, measureCost } from './cost.js';
 import type { CostResult } from './cost.js';
 import { CRAWLERS, crawlerInfo } from './crawlers.js';
 import type { CrawlerKind } from './crawlers.js';
@@ -49,6 +49,8 @@ const USAGE = `npm run bench:focus [-- options]
   --src <hash>         use crawlee-focus runs cached for this src/ hash instead of the current one
   --no-cost            skip the cost-ratio measurement
   --cost-only          only the cost-ratio measurement
+  --cost-rounds <n>    rounds of the cost measurement, each one crawl per variant (default ${COST_ROUNDS}); the ratio is
+                       given over all rounds and as the median of the rounds' own ratios
   --throughput         crawlee-focus (stop: never) in browser, adaptive and http mode on one query each of
                        ${THROUGHPUT_SITES.join(' and ')} (or --site/--query), at 100 pages (or --budgets): pages/s and recall
   --workers <1,2,4>    scaling: one crawl (http mode, stop: never) shared by N CLI worker processes through a private
@@ -91,6 +93,7 @@ function parse(argv: string[]) {
             src: { type: 'string' },
             'no-cost': { type: 'boolean' },
             'cost-only': { type: 'boolean' },
+            'cost-rounds': { type: 'string' },
             throughput: { type: 'boolean' },
             workers: { type: 'string' },
             'latency-ms': { type: 'string' },
@@ -130,6 +133,7 @@ function parse(argv: string[]) {
         src: values.src,
         cost: !quick && !values['no-cost'] && !values['report-only'],
         costOnly: Boolean(values['cost-only']),
+        costRounds: values['cost-rounds'] === undefined ? COST_ROUNDS : positiveInteger('--cost-rounds', values['cost-rounds']),
         throughput: Boolean(values.throughput),
         scaling: workers ? { workers, latencyMillis, perHost, concurrency, monitor: Boolean(values.monitor) } : null,
     };
@@ -205,7 +209,7 @@ async function main(): Promise<void> {
     }
 
     let cost: CostResult | null = null;
-    if (args.cost || args.costOnly) cost = await runCost(scored, selected, src, args.fresh);
+    if (args.cost || args.costOnly) cost = await runCost(scored, selected, src, args.fresh, args.costRounds);
     else if (!args.quick && !args.filtered) cost = previousCost();
 
     const rows = scored.flatMap((one) => resultRows(one, budgets));
@@ -325,7 +329,7 @@ function previousCost(): CostResult | null {
  * The cost ratio on the first selected label, from the first pages of one of its crawlee-focus runs (the adaptive
  * stop may end a run before {@link COST_PAGES}; then a `stop: 'never'` run supplies them, crawled if not cached).
  */
-async function runCost(scored: ScoredRun[], selected: ReturnType<typeof loadLabels>, src: string, fresh: boolean): Promise<CostResult> {
+async function runCost(scored: ScoredRun[], selected: ReturnType<typeof loadLabels>, src: string, fresh: boolean, rounds: number): Promise<CostResult> {
     const label = selected[0];
     if (!label) throw new Error('The cost ratio needs a label: widen --site/--query.');
     const long = (one: ScoredRun) => one.label.id === label.id && one.finished.run.crawler.startsWith('focus') && one.score.pageUrls.length >= COST_PAGES;
@@ -340,8 +344,8 @@ async function runCost(scored: ScoredRun[], selected: ReturnType<typeof loadLabe
         const [run] = planRuns([label], { crawlers: ['focus-never'], budgets: [100] }, src);
         source = await scoreRun(await executeRun(run!, { fresh }), label, [100]);
     }
-    console.log(`Cost ratio on ${label.id} (6 crawls of the first ${COST_PAGES} pages of ${source.finished.run.id}):`);
-    const cost = await measureCost(label, source.score.pageUrls, (line) => console.log(line));
+    console.log(`Cost ratio on ${label.id} (${rounds} rounds of 3 crawls of the first ${COST_PAGES} pages of ${source.finished.run.id}):`);
+    const cost = await measureCost(label, source.score.pageUrls, (line) => console.log(line), rounds);
     writeFileSync(path.join(RESULTS_DIR, 'cost.json'), `${JSON.stringify(cost, null, 1)}\n`);
     return cost;
 }
