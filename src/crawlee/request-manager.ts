@@ -585,16 +585,6 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         return entry.signal && this.focus ? this.adjustForTraps(this.focus.evidenceScore(entry.signal), entry.shape, entry.url) : 0;
     }
 
-    /**
-     * An entry into an unopened section as exploration weighs it (`pickExploration`): the calibrated probability that a
-     * link with its evidence leads to a found page. The demotions are left out, as in {@link explorationRank}: a section
-     * never opened has not shown whether its dated or menu-linked pages pay.
-     */
-    protected explorationCandidate<T>(entry: FrontierEntry, item: T): ExplorationCandidate<T> {
-        const score = this.explorationRank(entry);
-        return { url: entry.url, score, weight: this.focus ? this.focus.linkProbability(score).probability : 1, item };
-    }
-
     /** {@link scoreOf}, bound, for the reserve. */
     private readonly scoreOfEntry = (entry: FrontierEntry): number => this.scoreOf(entry);
 
@@ -772,7 +762,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         for (;;) {
             const candidates: Array<ExplorationCandidate<{ entry: FrontierEntry; from: 'queue' | 'reserve'; score: number }>> = [];
             const consider = (entry: FrontierEntry, score: number, from: 'queue' | 'reserve'): void => {
-                if (this.isExploratory(entry) && !this.isBusy(politenessHost(entry.url))) candidates.push(this.explorationCandidate(entry, { entry, from, score }));
+                if (this.isExploratory(entry) && !this.isBusy(politenessHost(entry.url))) candidates.push({ url: entry.url, score: this.explorationRank(entry), item: { entry, from, score } });
             };
             for (const item of this.bestFirst ?? []) consider(item.signal, item.score, 'queue');
             for (const { payload } of this.reserve.links('no-room')) if (!this.known.has(payload.uniqueKey)) consider(payload, this.scoreOf(payload), 'reserve');

@@ -252,7 +252,7 @@ export class SharedRequestManager extends FocusedRequestManager {
     private async explorationPick(): Promise<string | null> {
         const candidates = (await this.store.queuedEntries(EXPLORATION_WINDOW))
             .filter((entry) => this.isExploratory(entry.payload))
-            .map((entry) => this.explorationCandidate(entry.payload, entry.key));
+            .map((entry) => ({ url: entry.url, score: this.explorationRank(entry.payload), item: entry.key }));
         return pickExploration(candidates)?.item ?? null;
     }
 

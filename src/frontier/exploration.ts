@@ -40,41 +40,31 @@ export function opensSection(url: string, explored: boolean, fetches: number): b
 
 export interface ExplorationCandidate<T> {
     url: string;
-    /** The link's evidence: which of a section's equally shallow links is its entry. */
     score: number;
-    /** What fetching the link is expected to pay: the probability that it leads to a found page. */
-    weight: number;
     item: T;
 }
 
 /**
- * The link to explore among candidates into unopened sections. The section is the one whose known links are expected
- * to lead to the most found pages, the sum of their weights: where the crawl's evidence singles out a link, its
- * section wins; where it has none (every link as likely as the next), the section the crawl knows most pages of wins,
- * not whichever came first, since each of them is a chance. The page is that section's shallowest known link, the
- * better-scored of equals. A section's entry lists its pages under their own anchors, so one fetch of it tells the
+ * The link to explore among candidates into unopened sections: the section is the one the best-ranked candidate leads
+ * into (the crawl's evidence still chooses where to look; the managers rank by `Focus.evidenceScore`), and the page
+ * is that section's shallowest known link, the better-scored of equals. A section's entry lists its pages under their own anchors, so one fetch of it tells the
  * crawl whether the section holds anything on the topic and gives every page there a score of its own; a page deep in
  * the section tells only about itself (a news post judged off-topic closed a news section whose listing named the
  * query's subject in twenty headlines).
  */
 export function pickExploration<T>(candidates: Iterable<ExplorationCandidate<T>>): ExplorationCandidate<T> | undefined {
-    const bySection = new Map<string, { links: Array<ExplorationCandidate<T>>; worth: number; best: number }>();
+    const bySection = new Map<string, Array<ExplorationCandidate<T>>>();
+    let best: { candidate: ExplorationCandidate<T>; section: string } | undefined;
     for (const candidate of candidates) {
         const section = sectionOf(candidate.url);
         if (section === null) continue;
-        const known = bySection.get(section) ?? bySection.set(section, { links: [], worth: 0, best: -Infinity }).get(section)!;
-        known.links.push(candidate);
-        known.worth += candidate.weight;
-        known.best = Math.max(known.best, candidate.score);
+        (bySection.get(section) ?? bySection.set(section, []).get(section)!).push(candidate);
+        if (!best || candidate.score > best.candidate.score) best = { candidate, section };
     }
-    let chosen: { links: Array<ExplorationCandidate<T>>; worth: number; best: number } | undefined;
-    for (const known of bySection.values()) {
-        if (!chosen || known.worth > chosen.worth || (known.worth === chosen.worth && known.best > chosen.best)) chosen = known;
-    }
-    if (!chosen) return undefined;
-    let entry = chosen.links[0]!;
+    if (!best) return undefined;
+    let entry = best.candidate;
     let entryDepth = pathDepth(entry.url);
-    for (const candidate of chosen.links) {
+    for (const candidate of bySection.get(best.section)!) {
         const depth = pathDepth(candidate.url);
         if (depth < entryDepth || (depth === entryDepth && candidate.score > entry.score)) {
             entry = candidate;

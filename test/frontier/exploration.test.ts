@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ExplorationLedger, SECTION_SAMPLE, opensSection, pickExploration, sectionOf } from '../../src/frontier/exploration.js';
 
 const e = (path: string) => `https://www.e.org${path}`;
-const candidate = (path: string, score: number, weight = score) => ({ url: e(path), score, weight, item: path });
+const candidate = (path: string, score: number) => ({ url: e(path), score, item: path });
 
 describe('sectionOf', () => {
     it('is the host and first directory; a page at the root has none', () => {
@@ -15,7 +15,7 @@ describe('sectionOf', () => {
 });
 
 describe('pickExploration', () => {
-    it('explores the section whose links are expected to pay most, through its shallowest link', () => {
+    it('explores the section of the best-scored candidate through its shallowest link', () => {
         const picked = pickExploration([
             candidate('/downloads/tools.html', 0.4),
             candidate('/news_events/foundation_news/253.html', 0.7),
@@ -24,22 +24,6 @@ describe('pickExploration', () => {
         ]);
         // The news section, chosen by its best link; entered through its index, which lists every post.
         expect(picked?.item).toBe('/news_events/index.html');
-    });
-
-    it('weighs a section by all its known links: with no evidence anywhere, the section the crawl knows most pages of', () => {
-        const flat = 0.02; // every link as likely as the next
-        const picked = pickExploration([
-            candidate('/accounts/index.html', 0, flat),
-            candidate('/news_events/events.html', 0, flat),
-            candidate('/news_events/releases.html', 0, flat),
-            candidate('/news_events/index.html', 0, flat),
-            candidate('/governance/reports.html', 0, flat),
-        ]);
-        expect(picked?.item).toBe('/news_events/index.html');
-        // One link the evidence singles out outweighs many it does not.
-        expect(pickExploration([candidate('/guide/printing.html', 0.6, 0.4), candidate('/news/a.html', 0, 0.02), candidate('/news/b.html', 0, 0.02)])?.item).toBe('/guide/printing.html');
-        // Equal worth: the section with the better-scored link.
-        expect(pickExploration([candidate('/a/x.html', 0.1, 0.2), candidate('/b/y.html', 0.3, 0.2)])?.item).toBe('/b/y.html');
     });
 
     it('takes the better-scored of equally shallow links, and ignores pages at the root', () => {
