@@ -112,7 +112,7 @@ export class TrapLearner implements DemotionSource {
     /** Hosts (`hostOf`) and failure templates (`failureShape`) whose fetches keep failing. */
     private failingHosts: FailureLedger;
     private failingTemplates: FailureLedger;
-    /** Directory templates (`directoryShape`) most of whose fetches failed, soft 404s and (below the root) error statuses alike. */
+    /** Directory templates (`directoryShape`) most of whose pages were soft 404s: the error page lives under any name there. */
     private failingDirectories: FailureLedger;
     private ruleLearner: RewriteRuleLearner;
     private catchAll = new CatchAllPages();
@@ -181,15 +181,9 @@ export class TrapLearner implements DemotionSource {
      * @param ofHost The failure is the host's, not the page's: its name does not resolve, it refuses connections, or a
      *   gateway cannot reach it (502, 504). One such failure fails a host none of whose fetches succeeded, so links to a
      *   subdomain that is down or missing from a capture sink after one page, not three.
-     *
-     * A failure of the page's own (not its host's) also counts against its directory, as a soft 404 does: a folder the
-     * site lost or moved fails under every file name (`/degrees/phd/cs300/<speaker>.pdf`), where the failure template
-     * keeps each name apart. Not a directory at the host's root, which holds the whole of a flat site.
      */
     observeFailure(url: string, ofHost = false): void {
         this.recordFetch(url, ofHost ? 'decisive' : true, true);
-        const directory = ofHost ? null : safely(directoryShape, url);
-        if (directory !== null && !isRootDirectory(url) && this.failingDirectories.record(directory, true)) this.generationCount += 1;
     }
 
     /** Whether every fetch of the URL's host has failed (a failure there is not worth retrying either). */
@@ -342,11 +336,6 @@ export class TrapLearner implements DemotionSource {
 /** The template of the directory a URL is in (`failureShape` of that directory): `h/guide/3/x.html` → `h/guide/#/`. */
 function directoryShape(url: string): string {
     return failureShape(new URL('.', url));
-}
-
-/** Whether the URL's directory is its host's root (`h/x.html`, `h/`). */
-function isRootDirectory(url: string): boolean {
-    return URL.canParse(url) && new URL('.', url).pathname === '/';
 }
 
 /** `parse(url)`, or null for a URL that cannot be parsed. */

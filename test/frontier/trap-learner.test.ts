@@ -68,32 +68,6 @@ describe('TrapLearner', () => {
         expect(restored.isDemotedUrl(keyword('summarization'))).toBe(true); // 4 of 7: the counts survived the snapshot
     });
 
-    it('demotes a directory most of whose fetches fail under names of their own, not the root of a flat site', () => {
-        const learner = new TrapLearner();
-        const talk = (name: string) => `https://e.edu/degrees/phd/cs300/${name}.pdf`;
-        learner.observe('https://e.edu/degrees/phd/', 'PhD program overview');
-        learner.observeFailure(talk('john-ousterhout'));
-        learner.observeFailure(talk('yoav-shoham'));
-        expect(learner.isDemotedUrl(talk('daphne-koller'))).toBe(false); // 2 fetched (minFetched 3)
-        const generation = learner.generation;
-        learner.observeFailure(talk('hector.garcia-molina')); // each name is a failure template of its own
-        expect(learner.generation).toBe(generation + 1);
-        expect(learner.isDemotedUrl(talk('daphne-koller'))).toBe(true);
-        expect(learner.isDemotedUrl('https://e.edu/degrees/phd/admissions.html')).toBe(false); // the parent is not the folder
-        expect(learner.failingParts()).toContainEqual({ part: 'e.edu/degrees/phd/cs#/', fetched: 3, failed: 3 });
-        // Restored once the folder serves: 3 failed of 6 is not more than half.
-        for (const name of ['a', 'b', 'c']) learner.observe(talk(name), `Talk ${name}: ${name.repeat(40)} and its slides`);
-        expect(learner.isDemotedUrl(talk('daphne-koller'))).toBe(false);
-        // A host's failures (unreachable, 502) are the host's, not the folder's.
-        for (const name of ['x', 'y', 'z']) learner.observeFailure(`https://e.edu/archive/2019/${name}.html`, true);
-        expect(learner.failingParts().map(({ part }) => part)).not.toContain('e.edu/archive/#/');
-        // The root of a flat site is never failed by its broken names.
-        const flat = new TrapLearner();
-        flat.observe('https://f.org/', 'Conference home');
-        for (const name of ['a_1', 'b-2', 'c']) flat.observeFailure(`https://f.org/${name}.html`);
-        expect(flat.isDemotedUrl('https://f.org/papers.html')).toBe(false);
-    });
-
     it('demotes a host most of whose fetches fail, under every template, and stops doing so when it recovers', () => {
         const learner = new TrapLearner();
         learner.observe('https://e.org/', 'Home page');
