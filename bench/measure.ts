@@ -23,8 +23,9 @@ export function collectGarbage(): void {
     (globalThis as { gc?: () => void }).gc?.();
 }
 
-/** The median of `values` (the lower middle one for an even count). */
+/** The median of `values` (the mean of the two middle ones for an even count). */
 export function median(values: readonly number[]): number {
     const sorted = [...values].sort((a, b) => a - b);
-    return sorted[Math.floor((sorted.length - 1) / 2)]!;
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 
+import { median } from '../measure.js';
 import type { CrawlSpec } from './crawl.js';
 import type { Label } from './paths.js';
 import { RUNS_DIR } from './paths.js';
@@ -43,15 +44,9 @@ export function costOrder(rounds: number): Array<{ round: number; variant: Varia
  * 18 % between rounds on this machine (50.3 and 59.5 s), so a ratio of means over two rounds moves by more than the
  * bar's margin, while a round's two crawls share its load.
  */
-export function roundRatios(seconds: Record<Variant, number[]>, variant: Variant = 'focus-list'): { perRound: number[]; median: number } {
-    const perRound = seconds[variant].map((s, i) => s / seconds['playwright-list'][i]!);
+export function roundRatios(seconds: Record<Variant, number[]>): { perRound: number[]; median: number } {
+    const perRound = seconds['focus-list'].map((s, i) => s / seconds['playwright-list'][i]!);
     return { perRound, median: median(perRound) };
-}
-
-function median(xs: number[]): number {
-    const sorted = [...xs].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 export interface CostResult {
@@ -106,6 +101,7 @@ export async function measureCost(label: Label, urls: string[], log: (line: stri
         if (variant === 'focus-list' && outcome.report?.timings) phases.push(outcome.report.timings.millisPerPage);
         log(`  cost ${i + 1}/${order.length} ${VARIANTS[variant].what}: ${(outcome.wallMillis / 1000).toFixed(1)} s`);
     }
+    const byRound = roundRatios(seconds);
     return {
         labelId: label.id,
         pages: list.length,
@@ -113,8 +109,8 @@ export async function measureCost(label: Label, urls: string[], log: (line: stri
         seconds,
         ratio: mean(seconds['focus-list']) / mean(seconds['playwright-list']),
         ratioNoQuiet: mean(seconds['focus-list-no-quiet']) / mean(seconds['playwright-list']),
-        roundRatios: roundRatios(seconds).perRound,
-        medianRatio: roundRatios(seconds).median,
+        roundRatios: byRound.perRound,
+        medianRatio: byRound.median,
         ...(phases.length ? { breakdown: Object.fromEntries(Object.keys(phases[0]!).map((phase) => [phase, mean(phases.map((p) => p[phase] ?? 0))])) } : {}),
         ...(Object.values(cpuRuns).every((runs) => runs.length > 0)
             ? { cpu: Object.fromEntries(Object.entries(cpuRuns).map(([v, runs]) => [v, { node: mean(runs.map((r) => r.node)), children: mean(runs.map((r) => r.children)) }])) as CostResult['cpu'] }
