@@ -595,9 +595,15 @@ export class FocusedCrawl {
         };
     }
 
+    /** An attempt of the request leaves for the network: the host's politeness delay counts from now. */
+    private noteSent(request: Request): void {
+        markSent(request);
+        this.manager.noteSent(request);
+    }
+
     private guardHttpRedirects(context: CrawlingContext, gotOptions: Dictionary): void {
         const hooks = (gotOptions.hooks ??= {}) as { beforeRedirect?: Array<(options: { url?: URL | string }) => void>; beforeRequest?: Array<() => void> };
-        hooks.beforeRequest = [...(hooks.beforeRequest ?? []), () => markSent(context.request)];
+        hooks.beforeRequest = [...(hooks.beforeRequest ?? []), () => this.noteSent(context.request)];
         hooks.beforeRedirect = [
             ...(hooks.beforeRedirect ?? []),
             (options) => {
@@ -634,7 +640,7 @@ export class FocusedCrawl {
                 void cdp.send('Fetch.fulfillRequest', { requestId: event.requestId, responseCode: 204, responseHeaders: [] }).catch(() => undefined);
                 this.manager.reject(reason.target, reason.why);
             } else {
-                if (event.responseStatusCode === undefined && event.frameId === mainFrameId) markSent(context.request);
+                if (event.responseStatusCode === undefined && event.frameId === mainFrameId) this.noteSent(context.request);
                 void cdp.send('Fetch.continueRequest', { requestId: event.requestId }).catch(() => undefined);
             }
         });
@@ -1020,7 +1026,7 @@ export class FocusedCrawl {
             this.manager.addSkipCounts(event.counts);
             return;
         }
-        if (event.url !== null && this.manager instanceof SharedRequestManager) this.manager.noteRemoteFetch(event.url, event.explored === true);
+        if (this.manager instanceof SharedRequestManager) this.manager.noteRemoteFetch(event.url, event.takenUrl, event.explored === true);
         if (event.kind === 'failure') {
             this.countFailure(event.reason, event.url ?? undefined);
             return;
@@ -1074,7 +1080,7 @@ export class FocusedCrawl {
         const { request } = context;
         if (request.userData.__focusDocument === true) {
             request.userData.__focusNavigated = true;
-            markSent(request);
+            this.noteSent(request);
         }
         const document = await this.clock.time('read', () => this.documents.read(context));
         const url = () => request.loadedUrl ?? request.url;

@@ -673,8 +673,25 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         if (!taken) return null;
         this.lastActivityAt = taken.takenAt = Date.now();
         this.inFlight.set(taken.request.id!, taken);
-        this.hosts.start(taken.host, taken.takenAt, Math.max(this.options.minDelayPerHostMillis, this.robots?.crawlDelayMillis(taken.host) ?? 0));
+        this.hosts.start(taken.host, taken.takenAt, this.delayAfterRequestTo(taken.host));
         return taken.request as unknown as Request<T>;
+    }
+
+    /** The wait between two requests to a host: `minDelayPerHostMillis`, raised by its robots.txt `Crawl-delay`. */
+    private delayAfterRequestTo(host: string): number {
+        return Math.max(this.options.minDelayPerHostMillis, this.robots?.crawlDelayMillis(host) ?? 0);
+    }
+
+    /**
+     * An attempt of a request in flight has just gone out to the network. The host's delay then counts from here, as
+     * the site sees it: a browser may take a variable while to open a page after the hand-out, and the delay counted
+     * from the hand-out alone let two requests arrive closer together than asked.
+     */
+    noteSent(request: { id?: string }): void {
+        const flight = request.id === undefined ? undefined : this.inFlight.get(request.id);
+        if (!flight) return;
+        const delay = this.delayAfterRequestTo(flight.host);
+        if (delay > 0) this.hosts.holdUntil(flight.host, Date.now() + delay);
     }
 
     private takeRetry(): InFlight | undefined {

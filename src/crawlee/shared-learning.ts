@@ -27,6 +27,8 @@ export interface ReadPageEvent {
     delivered: boolean;
     /** Taken to explore a section no fetch had opened (with the first event of the page only). */
     explored?: true;
+    /** The URL as the worker took it, before any redirect (with the first event of the page only): one fetch of its section. */
+    takenUrl?: string;
 }
 
 /** A request handled with nothing to read (an error status, binary data): a page fetched all the same. */
@@ -35,6 +37,7 @@ export interface UnreadPageEvent {
     worker: string;
     url: string;
     explored?: true;
+    takenUrl?: string;
 }
 
 /** A failure counted by reason (`FOCUS_REPORT.failures`); one the server caused teaches the trap learner too. */
@@ -44,6 +47,7 @@ export interface FailureEvent {
     reason: string;
     url: string | null;
     explored?: true;
+    takenUrl?: string;
 }
 
 /** Links a worker skipped since its last commit, by reason (`FOCUS_REPORT.skipped`). */
@@ -53,6 +57,7 @@ export interface SkippedLinksEvent {
     counts: Record<string, number>;
     url?: undefined;
     explored?: undefined;
+    takenUrl?: undefined;
 }
 
 /** What one handled request taught a shared crawl, as its worker logs it with the page's commit. */

@@ -106,6 +106,8 @@ export class SharedRequestManager extends FocusedRequestManager {
     private readonly failing = new Map<string, { held: HeldLease; since: number }>();
     /** Keys leased as exploration picks and not yet handed to Crawlee. */
     private readonly explorationKeys = new Set<string>();
+    /** Taken URLs whose fetch counted towards their section ({@link noteSectionFetch}). */
+    private readonly sectionFetchesCounted = new Set<string>();
     /** This worker's own skip counts, and what of them the log has (see {@link skipDelta}). */
     private readonly ownSkips = new Map<string, number>();
     private readonly loggedSkips = new Map<string, number>();
@@ -312,12 +314,25 @@ export class SharedRequestManager extends FocusedRequestManager {
         }
     }
 
-    /** Another worker fetched the URL: it is known, its section is open, and an exploration it made counts for the crawl. */
-    noteRemoteFetch(url: string, explored: boolean): void {
-        const key = this.safeKeyOf(url);
+    /**
+     * Another worker fetched `url` (taken as `takenUrl`, before redirects; known with the page's first event only): the
+     * URL is known, its section had a fetch, and an exploration it made counts for the crawl.
+     */
+    noteRemoteFetch(url: string | null, takenUrl: string | undefined, explored: boolean): void {
+        const key = url === null ? null : this.safeKeyOf(url);
         if (key !== null) this.known.add(key);
-        this.noteSectionOpened(url, explored);
+        if (takenUrl !== undefined) this.noteSectionFetch(takenUrl, explored);
+    }
+
+    /**
+     * Counts a taken URL's fetch towards its section and the exploration share once, however many attempts and workers
+     * it took (a retry is leased again, maybe by another worker), so every worker's count ends alike.
+     */
+    private noteSectionFetch(url: string, explored: boolean): void {
+        if (this.sectionFetchesCounted.has(url)) return;
+        this.sectionFetchesCounted.add(url);
         if (explored) this.explorations++;
+        this.noteSectionOpened(url, explored);
     }
 
     private noteBatch(batch: Pick<LeaseBatch, 'stopReason'>): void {
@@ -338,8 +353,7 @@ export class SharedRequestManager extends FocusedRequestManager {
         const request = this.toRequest(entry);
         request.retryCount = lease.attempts;
         const explored = this.explorationKeys.delete(lease.key);
-        if (explored) this.explorations++;
-        this.noteSectionOpened(lease.url, explored);
+        this.noteSectionFetch(lease.url, explored);
         this.held.set(request.id!, { lease, entry, settled: null, lost: false, events: [], explored });
         this.taken++;
         this.lastActivityAt = Date.now();
@@ -385,8 +399,9 @@ export class SharedRequestManager extends FocusedRequestManager {
      */
     logEvent(request: Request, event: Record<string, unknown>): void {
         const held = this.held.get(request.id!) ?? this.failing.get(request.id!)?.held;
-        // The page's exploration is logged once, with its first event.
-        if (held) held.events.push(held.explored && held.events.length === 0 ? { ...event, explored: true } : event);
+        // The URL as taken, and whether it was an exploration, are logged once, with the page's first event.
+        if (!held) return;
+        held.events.push(held.events.length > 0 ? event : { ...event, takenUrl: held.lease.url, ...(held.explored ? { explored: true as const } : {}) });
     }
 
     /** The fenced commit of a handled page, before it is delivered; idempotent. */

@@ -465,6 +465,20 @@ describe('FocusedRequestManager', () => {
         expect(await manager.isFinished()).toBe(false);
     });
 
+    it('counts the delay between two requests to a host from when the first went out, not from its hand-out', async () => {
+        const manager = new FocusedRequestManager({ allowedHosts: ['a.test'], minDelayPerHostMillis: 1_000 });
+        await manager.addRequestsBatched(['http://a.test/1', 'http://a.test/2']);
+        const first = (await manager.fetchNextRequest())!;
+        await new Promise((resolve) => setTimeout(resolve, 700)); // a browser opening its page
+        const sentAt = Date.now();
+        manager.noteSent(first);
+        await manager.markRequestHandled(first);
+        await new Promise((resolve) => setTimeout(resolve, 400)); // 1.1 s after the hand-out, 0.4 s after the send
+        expect(await manager.fetchNextRequest()).toBeNull();
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, sentAt + 1_020 - Date.now())));
+        expect((await manager.fetchNextRequest())!.url).toBe('http://a.test/2');
+    });
+
     it('stops handing out pages after stop(), and reports why the frontier ended', async () => {
         const manager = focusedManager();
         await manager.addRequestsBatched([SEED, 'https://www.e.edu/visa']);

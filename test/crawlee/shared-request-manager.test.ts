@@ -125,4 +125,38 @@ describe('SharedRequestManager', () => {
         expect(await b!.isFinished()).toBe(true);
         expect(a!.sharedStopReason).toBe('saturated');
     });
+
+    it('counts a page towards opening its section once, whichever workers took its attempts, so every worker ends with the same sections', async () => {
+        const store = new MemoryFrontierStore<FetchedEntry>({ maxPages: 10 });
+        const [a, b] = workers(store, 2);
+        await a!.addRequestsBatched([SEED]);
+        const seed = (await a!.fetchNextRequest())!;
+        a!.offerLinks(
+            [1, 2].map((i) => ({ url: `https://www.e.edu/research/visa/${i}`, anchor: `Visa research ${i}` })),
+            parent,
+        );
+        await a!.flushOffers();
+        await a!.settle(seed);
+        await a!.markRequestHandled(seed);
+        // a's attempt at the first page fails and goes back to the store; b fetches it, then the second page.
+        const attempt = (await a!.fetchNextRequest())!;
+        attempt.retryCount = 1;
+        await a!.reclaimRequest(attempt);
+        for (let request = await b!.fetchNextRequest(); request; request = await b!.fetchNextRequest()) {
+            b!.logEvent(request, { kind: 'unread', worker: 'w1', url: request.url });
+            await b!.settle(request);
+            await b!.markRequestHandled(request);
+        }
+        // Each worker replays the other's events, as a shared crawl does from the log.
+        for (const { event } of await store.readEvents(LOG_START, 10)) {
+            const logged = event as { worker: string; url: string; takenUrl?: string; explored?: true };
+            for (const [worker, id] of [[a!, 'w0'], [b!, 'w1']] as const) {
+                if (logged.worker !== id) worker.noteRemoteFetch(logged.url, logged.takenUrl, logged.explored === true);
+            }
+        }
+        // Two fetches of a section of deep pages: not yet the three that open it, on both (a once counted its own
+        // attempt and b's fetch of the same page as two).
+        expect(a!.sectionsOpened).toBe(0);
+        expect(b!.sectionsOpened).toBe(0);
+    });
 });
