@@ -263,7 +263,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     private readonly scopeFromSeeds: boolean;
     /**
      * Links dropped for want of room (rejected or evicted) or found in a dry subtree. Those dropped for room are what
-     * the recall estimate counts as left behind; all of them refill the queue when it runs empty with budget left.
+     * the recall estimate counts as left behind; all of them refill the queue when it runs empty with budget left, and
+     * those dropped for room compete again after every re-score (`promoteFromReserve`).
      */
     private reserve = new LinkReserve<FrontierEntry>();
     /** Relevant pages expected behind dropped links the reserve no longer holds. */
@@ -947,6 +948,26 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             if (parked.entry.signal && parked.score < FOREFRONT_SCORE) parked.score = this.adjustForTraps(focus.score(parked.entry.signal), parked.entry.shape, parked.entry.url);
         }
         this.parked.sort((a, b) => b.score - a.score);
+        this.promoteFromReserve();
+    }
+
+    /**
+     * After a re-score, links set aside for want of room compete again: one that now outscores the queue's worst takes
+     * its place, and the worst is set aside. A link is dropped by the scores of its moment; once the model learns
+     * that its kind pays (posts welcoming a new partner, say), it must not wait behind links the queue kept only for
+     * having come earlier. So the queue holds the best links known under the current scores.
+     */
+    private promoteFromReserve(): void {
+        if (!this.bestFirst || this.reserve.size === 0 || this.stopped || this.halted) return;
+        const ranked: Array<{ entry: FrontierEntry; score: number }> = [];
+        for (const { payload } of this.reserve.links('no-room')) if (!this.known.has(payload.uniqueKey)) ranked.push({ entry: payload, score: this.scoreOf(payload) });
+        ranked.sort((a, b) => b.score - a.score);
+        for (const { entry, score } of ranked) {
+            if (this.robots?.policyFor(entry.url)?.isAllowed(entry.url) === false) continue;
+            // Best first: once one does not beat the queue's worst, none after it will.
+            if (!this.enqueue(entry, score)) break;
+            this.refilledCount++;
+        }
     }
 
     protected toRequest(entry: FetchedEntry): Request {

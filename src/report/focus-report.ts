@@ -53,7 +53,7 @@ export interface FocusReport {
     frontierLeft: number;
     /**
      * Links the bounded frontier set aside (no room, or a dry subtree): `held` when the crawl stopped, and `refilled`,
-     * queued again because the queue ran empty with budget left.
+     * queued again because the queue ran empty with budget left, or because a re-score made them outrank its worst.
      */
     reserve: { held: number; refilled: number };
     /**

@@ -374,6 +374,30 @@ describe('FocusedRequestManager', () => {
         expect(entry).toMatchObject({ parentUrl: SEED, anchorText: setAside!.payload.anchorText, depth: 1 });
     });
 
+    it('lets a link set aside for room compete again once a re-score makes it better than the queue\'s worst', async () => {
+        /** The link model learning, after the drop, that one kind of link pays: its score rises a hundredfold. */
+        class Learning extends FocusedRequestManager {
+            readonly learned = new Set<string>();
+            protected override adjustForTraps(score: number, shape: string, url: string): number {
+                return super.adjustForTraps(score, shape, url) * (this.learned.has(url) ? 100 : 1);
+            }
+        }
+        const manager = new Learning({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), maxFrontierSize: 2 });
+        await handleSeed(manager);
+        manager.offerLinks(visaLinks(3), parent);
+        const setAside = manager.toJSON().reserve!.links.map((l) => l.payload.url);
+        expect(setAside).toHaveLength(1);
+        manager.rescore(); // nothing learned: the set-aside link stays set aside
+        expect(manager.toJSON().reserve!.links.map((l) => l.payload.url)).toEqual(setAside);
+        manager.learned.add(setAside[0]!);
+        manager.rescore();
+        expect(manager.frontierSize()).toBe(2);
+        expect(manager.reserveSize).toBe(1);
+        expect(manager.toJSON().reserve!.links.map((l) => l.payload.url)).not.toEqual(setAside); // the worst went aside
+        expect(manager.refilled).toBe(1);
+        expect((await manager.fetchNextRequest())!.url).toBe(setAside[0]);
+    });
+
     it('queues the best set-aside links again when the queue runs empty with budget left, also after a resume', async () => {
         // The three best links turn out to be disallowed when they are taken (robots.txt arrived after they were queued):
         // the queue, sized to the budget, runs empty with three pages left, and the reserve refills it.
