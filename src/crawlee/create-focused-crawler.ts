@@ -194,6 +194,7 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
                 // Renders what its neighbourhood has not shown to be static (src/crawlee/rendering-predictor.ts).
                 renderingTypePredictor: focus.renderings.predictor,
                 resultChecker: focus.renderings.checker(),
+                shouldPropagateError: focus.unreachableHostCheck(),
                 ...passThrough,
                 autoscaledPoolOptions: {
                     ...ADAPTIVE_POOL_OPTIONS,

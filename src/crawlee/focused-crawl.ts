@@ -557,6 +557,15 @@ export class FocusedCrawl {
     }
 
     /**
+     * AdaptivePlaywrightCrawler's `shouldPropagateError`: a plain-HTTP run that failed because the host cannot be reached
+     * (no such name, nothing listening, a proxy that cannot reach it) fails the attempt at once. The browser cannot reach
+     * that host either, and trying it delays the failure by a page load, while other links of the host are taken.
+     */
+    unreachableHostCheck(): (error: Error) => boolean {
+        return (error) => HOST_FAILURE.test(failureReason(error, []));
+    }
+
+    /**
      * A post-navigation hook: a 429 or 503 answer with `Retry-After` keeps that host (only) idle for the time asked.
      */
     retryAfterHook() {

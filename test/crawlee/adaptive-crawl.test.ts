@@ -124,3 +124,43 @@ describe('adaptive mode autoscaling', () => {
         expect((await poolOf({ crawlerOptions: { autoscaledPoolOptions: { desiredConcurrency: 3 } } })).desiredConcurrency).toBe(3);
     });
 });
+
+describe('adaptive mode when the site stops answering mid-crawl', () => {
+    it('fails a plain-HTTP attempt that cannot reach the host at once, with no browser attempt that cannot reach it either', async () => {
+        const site = await startSite(flatTelescopeSite());
+        const state = () => (focused.crawler as unknown as { stats: { state: { httpOnlyRequestHandlerRuns?: number; browserRequestHandlerRuns?: number } } }).stats.state;
+        let handled = 0;
+        let atOutage = { http: 0, browser: 0 };
+        const focused = await createFocusedCrawler({
+            mode: 'adaptive',
+            startUrls: [`${site.url}/`],
+            query: 'telescope',
+            maxPages: 30,
+            maxConcurrency: 1,
+            maxRequestRetries: 1,
+            stop: 'never',
+            respectRobotsTxt: false,
+            storageDir: mkdtempSync(join(tmpdir(), 'cf-adaptive-outage-')),
+            // Every page predicted static and never checked: each attempt is a plain-HTTP run first.
+            crawlerOptions: {
+                renderingTypePredictor: {
+                    initialize: async () => undefined,
+                    predict: () => ({ renderingType: 'static', detectionProbabilityRecommendation: 0 }),
+                    storeResult: () => undefined,
+                },
+            },
+            requestHandler: async () => {
+                if (++handled !== 10) return;
+                atOutage = { http: state().httpOnlyRequestHandlerRuns ?? 0, browser: state().browserRequestHandlerRuns ?? 0 };
+                await site.close();
+            },
+        });
+        const report = await focused.run();
+        const httpAfter = (state().httpOnlyRequestHandlerRuns ?? 0) - atOutage.http;
+        const browserAfter = (state().browserRequestHandlerRuns ?? 0) - atOutage.browser;
+        // The site went away after 10 pages: its other pages failed as a host does, each attempt over plain HTTP only.
+        expect(report.failures['host-unreachable']).toBeGreaterThan(0);
+        expect(httpAfter).toBeGreaterThan(0);
+        expect(browserAfter).toBe(0);
+    }, 120_000);
+});
