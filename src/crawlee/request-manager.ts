@@ -544,9 +544,13 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         if (this.reserve.size === 0 || this.stopped || this.halted) return;
         if (this.frontierSize() > 0 || this.inFlight.size > 0 || this.retries.length > 0) return;
         for (const { payload: entry } of this.reserve.takeBest(this.room(), this.scoreOfEntry)) {
-            if (this.known.has(entry.uniqueKey) || this.robots?.policyFor(entry.url)?.isAllowed(entry.url) === false) continue;
-            if (this.enqueue(entry, this.scoreOf(entry))) this.refilledCount++;
+            if (this.mayRequeue(entry) && this.enqueue(entry, this.scoreOf(entry))) this.refilledCount++;
         }
+    }
+
+    /** Whether a link set aside may be queued again: not queued, taken or handled meanwhile, and robots.txt allows it. */
+    private mayRequeue(entry: FrontierEntry): boolean {
+        return !this.known.has(entry.uniqueKey) && !this.isRobotsDisallowed(entry);
     }
 
     /**
@@ -963,7 +967,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         for (const { payload } of this.reserve.links('no-room')) if (!this.known.has(payload.uniqueKey)) ranked.push({ entry: payload, score: this.scoreOf(payload) });
         ranked.sort((a, b) => b.score - a.score);
         for (const { entry, score } of ranked) {
-            if (this.robots?.policyFor(entry.url)?.isAllowed(entry.url) === false) continue;
+            // Asked only of links that get this far: asking reads (and may fetch) the host's robots.txt.
+            if (!this.mayRequeue(entry)) continue;
             // Best first: once one does not beat the queue's worst, none after it will.
             if (!this.enqueue(entry, score)) break;
             this.refilledCount++;

@@ -23,6 +23,12 @@ interface AdaptiveRun {
     userHandlerRuns: string[];
 }
 
+/** AdaptivePlaywrightCrawler's counts of handler runs so far: plain HTTP and browser. */
+function handlerRuns(crawler: unknown): { http: number; browser: number } {
+    const { state } = (crawler as { stats: { state: { httpOnlyRequestHandlerRuns?: number; browserRequestHandlerRuns?: number } } }).stats;
+    return { http: state.httpOnlyRequestHandlerRuns ?? 0, browser: state.browserRequestHandlerRuns ?? 0 };
+}
+
 async function crawlAdaptive(site: TestSite, crawlerOptions: Record<string, unknown> = {}): Promise<AdaptiveRun> {
     site.requests.length = 0;
     const userHandlerRuns: string[] = [];
@@ -39,12 +45,12 @@ async function crawlAdaptive(site: TestSite, crawlerOptions: Record<string, unkn
     });
     const report = await focused.run();
     const { items } = await (await Dataset.open(undefined, { config: focused.focus.config })).getData();
-    const stats = (focused.crawler as unknown as { stats: { state: { httpOnlyRequestHandlerRuns?: number; browserRequestHandlerRuns?: number } } }).stats.state;
+    const runs = handlerRuns(focused.crawler);
     return {
         report,
         delivered: items.map((item) => new URL(String(item.url)).pathname),
-        httpRuns: stats.httpOnlyRequestHandlerRuns ?? 0,
-        browserRuns: stats.browserRequestHandlerRuns ?? 0,
+        httpRuns: runs.http,
+        browserRuns: runs.browser,
         userHandlerRuns,
     };
 }
@@ -128,7 +134,6 @@ describe('adaptive mode autoscaling', () => {
 describe('adaptive mode when the site stops answering mid-crawl', () => {
     it('fails a plain-HTTP attempt that cannot reach the host at once, with no browser attempt that cannot reach it either', async () => {
         const site = await startSite(flatTelescopeSite());
-        const state = () => (focused.crawler as unknown as { stats: { state: { httpOnlyRequestHandlerRuns?: number; browserRequestHandlerRuns?: number } } }).stats.state;
         let handled = 0;
         let atOutage = { http: 0, browser: 0 };
         const focused = await createFocusedCrawler({
@@ -151,13 +156,13 @@ describe('adaptive mode when the site stops answering mid-crawl', () => {
             },
             requestHandler: async () => {
                 if (++handled !== 10) return;
-                atOutage = { http: state().httpOnlyRequestHandlerRuns ?? 0, browser: state().browserRequestHandlerRuns ?? 0 };
+                atOutage = handlerRuns(focused.crawler);
                 await site.close();
             },
         });
         const report = await focused.run();
-        const httpAfter = (state().httpOnlyRequestHandlerRuns ?? 0) - atOutage.http;
-        const browserAfter = (state().browserRequestHandlerRuns ?? 0) - atOutage.browser;
+        const httpAfter = handlerRuns(focused.crawler).http - atOutage.http;
+        const browserAfter = handlerRuns(focused.crawler).browser - atOutage.browser;
         // The site went away after 10 pages: its other pages failed as a host does, each attempt over plain HTTP only.
         expect(report.failures['host-unreachable']).toBeGreaterThan(0);
         expect(httpAfter).toBeGreaterThan(0);
