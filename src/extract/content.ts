@@ -32,7 +32,8 @@ const MIN_MAIN_SHARE = 0.3;
  * the main content go too (see {@link removeNavigationBlocks}).
  */
 export function isolateMainContent($: CheerioAPI): AnyNode {
-  const page: AnyNode = $('body').get(0) ?? $.root().get(0)!;
+  // A frameset document has no body: its content is in the frames, which are links (see `extractPage`).
+  const page: AnyNode = $('body').get(0) ?? $('frameset').get(0) ?? $.root().get(0)!;
   const pageWeight = textWeight(page);
   const furniture = elementsWhere(page, isBoilerplate).filter(
     (element) => textWeight(element) <= MAX_BOILERPLATE_SHARE * pageWeight || isLinkDenseNavigation(element),

@@ -14,7 +14,7 @@ export interface ExtractedLink {
   inMainContent: boolean;
 }
 
-/** One `a[href]` or `area[href]` element. */
+/** One `a[href]`, `area[href]` or `frame[src]` element. */
 export interface LinkOccurrence {
   element: Element;
   url: string;
@@ -51,7 +51,7 @@ export function resolveHref(href: string, base: URL | undefined): string {
 export function linkOccurrences(elements: readonly Element[], base: URL | undefined, mainRoot: AnyNode): LinkOccurrence[] {
   return elements.map((element) => ({
     element,
-    url: resolveHref(element.attribs['href'] ?? '', base),
+    url: resolveHref((element.name === 'frame' ? element.attribs['src'] : element.attribs['href']) ?? '', base),
     inMainContent: isInside(element, mainRoot),
   }));
 }

@@ -1,4 +1,5 @@
 /** HTML → PageData: the one entry point the crawler calls for every fetched or rendered page. */
+import type { AnyNode } from 'domhandler';
 import { isolateMainContent } from './content.js';
 import { linkContexts } from './context.js';
 import { collapseWhitespace, elementsWhere, textOf } from './dom.js';
@@ -20,7 +21,7 @@ export interface PageData {
   text: string;
   /** `<html lang>`, or null when absent or empty. */
   lang: string | null;
-  /** Every `a[href]` and `area[href]` of the whole document, in document order, one per URL. */
+  /** Every `a[href]`, `area[href]` and `frame[src]` of the whole document, in document order, one per URL. */
   links: ExtractedLink[];
   /** Words in the main content outside links, headings and code. */
   proseWords: number;
@@ -62,7 +63,8 @@ export function extractPage(html: string, url: string, options: ExtractOptions =
   const maxLinks = positiveInteger('maxLinks', options.maxLinks ?? DEFAULT_MAX_LINKS);
   const { $, truncated } = parseHtml(html, maxHtmlChars);
   const base = baseUrl($, url);
-  const linkElements = $('a[href], area[href]').toArray();
+  // The frames of a frameset are its content: each is a page to fetch, like a link.
+  const linkElements = $('a[href], area[href], frame[src]').toArray();
   const main = isolateMainContent($);
   const occurrences = linkOccurrences(linkElements, base, main);
   const links = uniqueLinks(occurrences, maxLinks);
@@ -71,7 +73,8 @@ export function extractPage(html: string, url: string, options: ExtractOptions =
   for (const { element, url: target, inMainContent } of occurrences) {
     if (inMainContent) element.attribs['href'] = markdownUrl(target);
   }
-  const markdown = toMarkdown($(main).html() ?? '');
+  // A frameset holds no text, and turndown's own parser cannot take one as a fragment.
+  const markdown = isFrameset(main) ? '' : toMarkdown($(main).html() ?? '');
   const contexts = linkContexts(markdown);
   for (const link of links) {
     if (link.inMainContent) link.context = contexts.get(markdownUrl(link.url))?.line ?? '';
@@ -99,6 +102,10 @@ export function extractPage(html: string, url: string, options: ExtractOptions =
     canonical,
     truncated,
   };
+}
+
+function isFrameset(node: AnyNode): boolean {
+  return 'name' in node && node.name === 'frameset';
 }
 
 function absoluteUrl(href: string, base: URL | undefined): string | null {

@@ -115,6 +115,34 @@ describe('extractPage on a JavaScript app shell', () => {
   });
 });
 
+describe('extractPage on a frameset document', () => {
+  // An XHTML frameset with no <body> once made turndown throw (`element.firstChild` of null).
+  const html = `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Frameset//EN" "DTD/xhtml1-frameset.dtd">
+<html lang="en"><head><title> API Documentation </title></head>
+<frameset cols="20%,80%"><frameset rows="30%,70%"><frame src="toc.html" name="list" /><frame src="toc-all.html" title="Everything" /></frameset>
+<frame src="module.html#top" name="main" /></frameset></html>`;
+
+  it('reads it without error and follows its frames as links', () => {
+    const page = extractPage(html, 'https://docs.example.org/api/frames.html');
+    expect(page).toMatchObject({ title: 'API Documentation', lang: 'en', markdown: '', proseWords: 0 });
+    expect(page.links.map((link) => link.url)).toEqual([
+      'https://docs.example.org/api/toc.html',
+      'https://docs.example.org/api/toc-all.html',
+      'https://docs.example.org/api/module.html',
+    ]);
+    expect(linkTo(page, 'https://docs.example.org/api/toc-all.html')).toMatchObject({ anchor: 'Everything', inMainContent: true });
+  });
+
+  it('keeps the <noframes> text as its content', () => {
+    const page = extractPage(
+      '<html><head><title>Docs</title></head><frameset><frame src="a.html"><noframes><body><p>Read the <a href="a.html">contents</a>.</p></body></noframes></frameset></html>',
+      'https://docs.example.org/',
+    );
+    expect(page.markdown).toContain('Read the [contents](https://docs.example.org/a.html).');
+    expect(page.links).toHaveLength(1);
+  });
+});
+
 describe('main content choice', () => {
   it('falls back to <body> when <main> holds little of the text', () => {
     const prose = 'This paragraph is the real content of the page and it is long enough to matter. '.repeat(5);
