@@ -9,5 +9,10 @@ if (files.length === 0) {
     console.error('usage: tsx bench/focus/summarize.ts <selection.json> [more.json …]  (bench/results/selection.json, bench/results/session-*/…)');
     process.exit(2);
 }
-const rows = files.flatMap((file) => (JSON.parse(readFileSync(file, 'utf8')) as { rows: ResultRow[] }).rows);
+// A later run with a higher --repeat serves its first crawls from the cache: the same crawl, listed again.
+const byCrawl = new Map<string, ResultRow>();
+for (const row of files.flatMap((file) => (JSON.parse(readFileSync(file, 'utf8')) as { rows: ResultRow[] }).rows)) {
+    byCrawl.set(`${row.runId} #${row.repeat}`, row);
+}
+const rows = [...byCrawl.values()];
 console.log(cellTable(summarizeCells(rows)));
