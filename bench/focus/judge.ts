@@ -14,10 +14,9 @@ import { EVIDENCE_RELEVANCE } from '../../src/focus/adaptive.js';
 import { Facets, FacetStats } from '../../src/focus/facets.js';
 import { Query } from '../../src/focus/query.js';
 import { locator } from '../../src/focus/url-shape.js';
-import { CORPORA_DIR as corporaDir } from './paths.js';
+import { CORPORA_DIR, SITES_CONFIG, loadLabels } from './paths.js';
 
-interface Label { site: string; query: string; entry: string[]; relevant: string[]; sameContent?: string[][] }
-interface SiteConfig { host: string; root: string }
+interface SiteConfig { host: string; root: string; aliases?: string[] }
 
 function htmlFiles(dir: string): string[] {
     const out: string[] = [];
@@ -40,7 +39,7 @@ const cache = new Map<string, { key: string; url: string; title: string; markdow
 function pagesOf(site: SiteConfig, scheme: string) {
     const hit = cache.get(site.host);
     if (hit) return hit;
-    const root = join(corporaDir, site.root);
+    const root = join(CORPORA_DIR, site.root);
     const pages = htmlFiles(root).map((file) => {
         const key = relative(root, file);
         const url = `${scheme}//${site.host}/${key.replace(/(^|\/)index\.html$/, '$1')}`;
@@ -57,11 +56,9 @@ function auc(pos: number[], neg: number[]): number {
     return wins / Math.max(1, pos.length * neg.length);
 }
 
-const sites = (JSON.parse(readFileSync(join(corporaDir, 'sites.json'), 'utf8')) as { sites: (SiteConfig & { aliases?: string[] })[] }).sites;
+const sites = (JSON.parse(readFileSync(SITES_CONFIG, 'utf8')) as { sites: SiteConfig[] }).sites;
 const filters = process.argv.slice(2);
-const labelDir = join(corporaDir, 'labels');
-for (const name of readdirSync(labelDir).filter((n) => n.endsWith('.json') && (filters.length === 0 || filters.some((f) => n.includes(f))))) {
-    const label = JSON.parse(readFileSync(join(labelDir, name), 'utf8')) as Label;
+for (const label of loadLabels().filter(({ id }) => filters.length === 0 || filters.some((f) => id.includes(f)))) {
     const entry = new URL(label.entry[0]!);
     const site = sites.find((s) => s.host === entry.host || s.aliases?.includes(entry.host));
     if (!site) continue;
@@ -77,7 +74,7 @@ for (const name of readdirSync(labelDir).filter((n) => n.endsWith('.json') && (f
     const counted = scored.filter((p) => p.relevance >= EVIDENCE_RELEVANCE);
     const countedRelevant = counted.filter((p) => p.relevant).length;
     console.log(
-        `${name.replace('.json', '').padEnd(48)} pages ${pages.length} relevant ${pos.length}/${label.relevant.length}  AUC ${auc(pos, neg).toFixed(3)}  ` +
+        `${label.id.padEnd(48)} pages ${pages.length} relevant ${pos.length}/${label.relevant.length}  AUC ${auc(pos, neg).toFixed(3)}  ` +
             `≥bar ${counted.length} (relevant ${countedRelevant}, precision ${(countedRelevant / Math.max(1, counted.length)).toFixed(2)})  relevant below bar ${pos.filter((r) => r < EVIDENCE_RELEVANCE).length}  ` +
             `weights ${stats.weights.map((w) => w.toFixed(2)).join(',')} [${query.terms.join(' ')}]`,
     );
