@@ -9,8 +9,8 @@ import type {
     Source,
 } from 'crawlee';
 
-import { BestFirstQueue, ExplorationLedger, HostSchedule, LinkReserve, SkipTally, TieredQueue, TrapLearner, clusterKey, opensSection, pickExploration, sectionOf } from '../frontier/index.js';
-import type { ExplorationCandidate, ExplorationLedgerJSON, LinkReserveJSON } from '../frontier/index.js';
+import { BestFirstQueue, DiscoveryYield, ExplorationLedger, HostSchedule, LinkReserve, SkipTally, TieredQueue, TrapLearner, clusterKey, opensSection, pickExploration, sectionOf } from '../frontier/index.js';
+import type { DiscoveryYieldJSON, ExplorationCandidate, ExplorationLedgerJSON, LinkReserveJSON } from '../frontier/index.js';
 import { addCounts, continuesListing, expectedCount, NO_LINKS } from '../focus/index.js';
 import type { ExpectedCount, Focus, FrontierLinks, LinkSignal } from '../focus/index.js';
 import { cleanUrl, dedupKey, hostOrNull, shapeKey, skipReason, UrlGlobs } from '../url/index.js';
@@ -200,6 +200,8 @@ export interface FocusedRequestManagerState {
     explorationLedger?: ExplorationLedgerJSON;
     /** Pages fetched per section not yet opened (absent before it was kept). */
     sectionFetches?: Array<[string, number]>;
+    /** New links revealed per directory (absent before it was kept). */
+    discovery?: DiscoveryYieldJSON;
 }
 
 /**
@@ -270,6 +272,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /** Relevant pages expected behind dropped links the reserve no longer holds. */
     droppedEarlier: ExpectedCount = NO_LINKS;
     private refilledCount = 0;
+    /** New links the pages of each directory revealed: the order of links without evidence. */
+    private discovery = new DiscoveryYield();
     /** Sections of the site (`sectionOf`) exploration counts as opened (`opensSection`). */
     protected readonly openedSections = new Set<string>();
     /** Pages fetched so far in each section not yet opened. */
@@ -350,6 +354,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         for (const [section, fetches] of state.sectionFetches ?? []) manager.sectionFetches.set(section, fetches);
         manager.explorations = state.explorations ?? 0;
         manager.explorationLedger = ExplorationLedger.fromJSON(state.explorationLedger);
+        manager.discovery = DiscoveryYield.fromJSON(state.discovery);
         return manager;
     }
 
@@ -365,6 +370,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         for (const link of links) (continuesListing(parent.url, link.url, link.anchor ?? '') ? continuations : items).push(link);
         let bestItem: { score: number; signal: LinkSignal } | undefined;
         let queued = 0;
+        let revealed = 0;
         const offer = (link: LinkCandidate, continues: LinkSignal | undefined): void => {
             const result = this.admit(link.url, {
                 depth: parent.depth + 1,
@@ -384,9 +390,12 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
                 forefront: false,
             });
             if (result.added) queued++;
+            // Menus are the same on every page; what a page reveals is in its content.
+            if (result.fresh && link.inMainContent === true) revealed++;
         };
         for (const link of items) offer(link, undefined);
         for (const link of continuations) offer(link, bestItem?.signal);
+        if (parent.depth > 0) this.discovery.observe(parent.url, revealed);
         return queued;
     }
 
@@ -449,7 +458,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         } as OperationInfo;
     }
 
-    private admit(rawUrl: string, how: Discovery): { added: boolean; uniqueKey?: string } {
+    /** `fresh`: the link is new to the crawl (neither known nor disallowed), whether or not the queue had room for it. */
+    private admit(rawUrl: string, how: Discovery): { added: boolean; uniqueKey?: string; fresh?: boolean } {
         const reason = skipReason(rawUrl, this.options.skip);
         if (reason) return this.skip(reason, rawUrl);
         let cleaned: string;
@@ -486,10 +496,10 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         entry.signal = scored?.signal ?? null;
         if (this.focus && how.depth > 0 && this.focus.isDry(url)) {
             this.reserve.hold(uniqueKey, entry, 'dry-subtree', this.scoreOfEntry);
-            return this.skip('dry-subtree', url);
+            return { ...this.skip('dry-subtree', url), fresh: true };
         }
         const best = how.forefront ? { entry, score: FOREFRONT_SCORE } : this.bestSighting(entry, this.adjustForTraps(scored?.score ?? 0, entry.shape, url));
-        return this.enqueue(best.entry, best.score) ? { added: true, uniqueKey } : this.skip('frontier-full', url);
+        return this.enqueue(best.entry, best.score) ? { added: true, uniqueKey, fresh: true } : { ...this.skip('frontier-full', url), fresh: true };
     }
 
     /** A link dropped earlier for room comes back with its best sighting's evidence, as a queued link keeps it. */
@@ -625,15 +635,20 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     /**
      * A trap template's links keep a hundredth of their score: its pages load, and repeat what was read. A link whose
-     * host, failure template or directory keeps failing scores 0, and every other link at least {@link UNPROVEN_SCORE},
+     * host, failure template or directory keeps failing scores 0, and every other link at least {@link UNPROVEN_SCORE}
+     * (links with no evidence ranked above it by what their directory's pages revealed, `DiscoveryYield`),
      * so failing links come strictly last, not in a tie with links of no evidence: ranked by a hundredth of its score, a
      * failing link outranked the weak links once the good ones ran out, and the archetype crawl spent 38 of 100 fetches
      * on subdomains missing from the capture.
      */
     protected adjustForTraps(score: number, shape: string, url: string): number {
         if (this.trapLearner.isFailingUrl(url)) return 0;
-        const adjusted = this.trapLearner.isDemoted(shape) ? score * DEMOTED_TEMPLATE_FACTOR : score; // the URL is not failing: its template alone
-        return Math.max(adjusted, UNPROVEN_SCORE);
+        const demoted = this.trapLearner.isDemoted(shape); // the URL is not failing: its template alone
+        const adjusted = demoted ? score * DEMOTED_TEMPLATE_FACTOR : score;
+        if (adjusted > UNPROVEN_SCORE) return adjusted;
+        // No evidence: what a fetch may still reveal ranks the link, within a band below every link with evidence. A
+        // trap reveals new links without end, so its template gets no such rank.
+        return demoted ? UNPROVEN_SCORE : UNPROVEN_SCORE * (1 + this.discovery.rank(url));
     }
 
     /** Whether a URL's host is one the crawl may fetch. */
@@ -1239,6 +1254,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             sectionFetches: [...this.sectionFetches],
             explorations: this.explorations,
             explorationLedger: this.explorationLedger.toJSON(),
+            discovery: this.discovery.toJSON(),
         };
     }
 

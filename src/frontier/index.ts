@@ -18,6 +18,8 @@ export { textFingerprint, textPrints } from './fingerprint.js';
 export type { TextPrints } from './fingerprint.js';
 export { NEAR_DUPLICATE_DISTANCE, NEAR_DUPLICATE_MIN_WORDS, NearDuplicateIndex, SHINGLE_WORDS, hammingDistance, simHash } from './near-duplicate.js';
 export type { NearDuplicateIndexOptions, SimHash } from './near-duplicate.js';
+export { DISCOVERY_PRIOR_PAGES, DiscoveryYield, directoryOf } from './discovery.js';
+export type { DiscoveryYieldJSON } from './discovery.js';
 export { DEFAULT_RESERVE_CAPACITY, LinkReserve } from './link-reserve.js';
 export type { HoldOutcome, LinkReserveJSON, ReserveCause, ReservedLink } from './link-reserve.js';
 export { DEFAULT_FRONTIER_STORE_OPTIONS, LOG_START, ZERO_COUNTERS, clampScore, deriveStatus, resolveFrontierStoreOptions } from './frontier-store.js';

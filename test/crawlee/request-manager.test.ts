@@ -227,6 +227,21 @@ describe('FocusedRequestManager', () => {
         expect(await drain(manager)).toEqual(['https://www.e.edu/misc/page', 'https://forum.e.edu/visa-scholarship-1']);
     });
 
+    it('takes links without evidence first where the pages of their directory revealed the most new links', async () => {
+        const manager = focusedManager();
+        await handleSeed(manager);
+        const page = (path: string) => ({ url: `https://www.e.edu/x/${path}`, depth: 1, relevance: 0, isHub: false });
+        // A listing in /x/news/ showed ten links no page had shown; a page in /x/about/ only the menu again.
+        const posts = Array.from({ length: 10 }, (_, i) => ({ url: `https://www.e.edu/x/posts/post-${i}`, anchor: `Post ${i}`, inMainContent: true }));
+        manager.offerLinks(posts, page('news/index.html'));
+        manager.offerLinks([{ url: 'https://www.e.edu/x/about/history.html', anchor: 'History' }], page('about/contact.html'));
+        // Found after the about page's link: a tie would serve it last.
+        manager.offerLinks([{ url: 'https://www.e.edu/x/news/releases.html', anchor: 'Releases' }], page('about/logos.html'));
+        manager.rescore(); // as the crawl does when it learns: a rank given before a directory was seen is renewed
+        const order = await drain(manager);
+        expect(order.indexOf('https://www.e.edu/x/news/releases.html')).toBeLessThan(order.indexOf('https://www.e.edu/x/about/history.html'));
+    });
+
     it('keeps a failing link waiting while a better link waits for its busy host', async () => {
         const manager = focusedManager({ maxRequestsPerHost: 1 });
         await handleSeed(manager);
