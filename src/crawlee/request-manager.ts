@@ -967,7 +967,23 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             if (parked.entry.signal && parked.score < FOREFRONT_SCORE) parked.score = this.adjustForTraps(focus.score(parked.entry.signal), parked.entry.shape, parked.entry.url);
         }
         this.parked.sort((a, b) => b.score - a.score);
+        this.unparkFailing();
         this.promoteFromReserve();
+    }
+
+    /**
+     * A parked link that started failing (score 0) gives its room back: in the reserve it ranks last among the links
+     * set aside for want of room, instead of being handed out before them once the queue runs dry. A 50-page crawl
+     * spent its last page on a subdomain known to be missing while 268 links waited in the reserve.
+     */
+    private unparkFailing(): void {
+        if (!this.parked.some((parked) => parked.score <= 0)) return;
+        for (const { entry } of this.parked.filter((parked) => parked.score <= 0)) {
+            this.noteDropped(entry.uniqueKey, entry);
+            this.known.delete(entry.uniqueKey);
+            this.count('evicted', entry.url);
+        }
+        this.parked = this.parked.filter((parked) => parked.score > 0);
     }
 
     /**

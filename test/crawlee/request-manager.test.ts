@@ -42,6 +42,14 @@ async function nineAfterSeed(manager: FocusedRequestManager, links: Array<{ url:
     return taken;
 }
 
+/** Explores exactly when told (`exploreNext`): a link popped before an exploration stays parked. */
+class ExploreOnDemand extends FocusedRequestManager {
+    exploreNext = false;
+    protected override exploringPaysMore(): boolean {
+        return this.exploreNext;
+    }
+}
+
 describe('FocusedRequestManager', () => {
     it('cleans, filters, scopes and deduplicates every URL, counting skips by reason', async () => {
         const manager = focusedManager();
@@ -265,12 +273,6 @@ describe('FocusedRequestManager', () => {
     it('keeps a parked link waiting once its host fails, while a better link waits for its busy host', async () => {
         // A link popped and then passed over for an exploration stays parked; its host failing meanwhile makes it the
         // last resort, not the filler handed out whenever every queued host is busy.
-        class ExploreOnDemand extends FocusedRequestManager {
-            exploreNext = false;
-            protected override exploringPaysMore(): boolean {
-                return this.exploreNext;
-            }
-        }
         const manager = new ExploreOnDemand({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), maxRequestsPerHost: 1 });
         await handleSeed(manager);
         manager.offerLinks(
@@ -290,6 +292,30 @@ describe('FocusedRequestManager', () => {
         expect(await manager.fetchNextRequest()).toBeNull();
         await manager.markRequestHandled(explored);
         expect((await manager.fetchNextRequest())!.url).toMatch(/^https:\/\/www\.e\.edu\//);
+    });
+
+    it('sets a parked link aside once its host fails, behind the links set aside for room', async () => {
+        // Seed, the exploration, and two more pages; the campus map does not fit the queue and waits in the reserve.
+        const manager = new ExploreOnDemand({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), maxRequestsPerHost: 1, maxPages: 4 });
+        await handleSeed(manager);
+        manager.offerLinks(
+            [
+                { url: 'https://forum.e.edu/visa-scholarship', anchor: 'Visa and scholarship forum: visa scholarship questions' },
+                { url: 'https://www.e.edu/international/visa-1', anchor: 'Visa' },
+                { url: 'https://www.e.edu/international/visa-2', anchor: 'Visa' },
+                { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' },
+            ],
+            parent,
+        );
+        expect(manager.reserveSize).toBe(1);
+        manager.exploreNext = true;
+        const explored = (await manager.fetchNextRequest())!; // the forum link was popped first, and stays parked
+        manager.exploreNext = false;
+        manager.trapLearner.observeFailure('https://forum.e.edu/other', true);
+        await manager.markRequestHandled(explored);
+        const rest = await drain(manager);
+        expect(rest).toHaveLength(2);
+        expect(rest).not.toContain('https://forum.e.edu/visa-scholarship');
     });
 
     it('takes the best link first, whatever the order of discovery', async () => {
