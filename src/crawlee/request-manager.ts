@@ -977,13 +977,14 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * spent its last page on a subdomain known to be missing while 268 links waited in the reserve.
      */
     private unparkFailing(): void {
-        if (!this.parked.some((parked) => parked.score <= 0)) return;
-        for (const { entry } of this.parked.filter((parked) => parked.score <= 0)) {
+        const failing = this.parked.filter((parked) => parked.score <= 0);
+        if (failing.length === 0) return;
+        this.parked = this.parked.filter((parked) => parked.score > 0);
+        for (const { entry } of failing) {
             this.noteDropped(entry.uniqueKey, entry);
             this.known.delete(entry.uniqueKey);
             this.count('evicted', entry.url);
         }
-        this.parked = this.parked.filter((parked) => parked.score > 0);
     }
 
     /**

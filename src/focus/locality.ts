@@ -18,7 +18,7 @@
  * fixed formula, positive where pages paid off, negative where they did not.
  */
 import { hashHex } from '../stat/index.js';
-import { shapeKey } from '../url/index.js';
+import { directoryKey, shapeKey } from '../url/index.js';
 
 /** Strength, in pages, of the prior of each level ([I]: two pages, so one page moves a new neighbourhood by a third of the way). */
 export const LOCALITY_PRIOR_PAGES = 2;
@@ -36,8 +36,7 @@ export interface LocalityKeys {
 /** The locality keys of an absolute URL. */
 export function localityKeys(url: string): LocalityKeys {
     const parsed = new URL(url);
-    const directory = parsed.pathname.slice(0, parsed.pathname.lastIndexOf('/') + 1);
-    return { shape: shapeKey(parsed), directory: hashHex(`${parsed.host.toLowerCase()}${directory}`) };
+    return { shape: shapeKey(parsed), directory: hashHex(directoryKey(parsed)) };
 }
 
 /** Fetched and productive pages of one neighbourhood. */

@@ -9,7 +9,7 @@
  * evidence took 45 menu pages in menu order, and found the posts only when the menu reached the news listings.
  */
 
-import { shapeKey } from '../url/index.js';
+import { directoryKey, shapeKey } from '../url/index.js';
 
 /** Pseudo-pages at the crawl's mean that a directory's own count is shrunk towards (a Beta-like prior, [I]). */
 export const DISCOVERY_PRIOR_PAGES = 1;
@@ -24,9 +24,7 @@ export interface DiscoveryYieldJSON {
 
 /** The directory of a URL: its host and its path up to the last slash; null when the URL cannot be parsed. */
 export function directoryOf(url: string): string | null {
-    if (!URL.canParse(url)) return null;
-    const { host, pathname } = new URL(url);
-    return `${host.toLowerCase()}${pathname.slice(0, pathname.lastIndexOf('/') + 1)}`;
+    return URL.canParse(url) ? directoryKey(url) : null;
 }
 
 /** New links revealed per fetched page, by URL template and by directory. */

@@ -98,6 +98,12 @@ export function urlShape(url: string | URL): string {
     return shapeOfParts(urlParts(url));
 }
 
+/** A URL's directory: its host (lower-cased) and its path up to the last `/`, where a listing and its posts both live. */
+export function directoryKey(url: string | URL): string {
+    const parsed = typeof url === 'string' ? new URL(url) : url;
+    return `${parsed.host.toLowerCase()}${parsed.pathname.slice(0, parsed.pathname.lastIndexOf('/') + 1)}`;
+}
+
 /**
  * A 64-bit key of the URL's template: {@link urlShape} hashed by {@link hashHex}, as 16 hex
  * digits. Queue entries carry it so demotion checks need not recompute the template. Cheap when

@@ -42,6 +42,13 @@ async function nineAfterSeed(manager: FocusedRequestManager, links: Array<{ url:
     return taken;
 }
 
+/** A forum link that outscores the school's own, popped first (then parked, when an exploration takes the turn). */
+const forumFirst = [
+    { url: 'https://forum.e.edu/visa-scholarship', anchor: 'Visa and scholarship forum: visa scholarship questions' },
+    { url: 'https://www.e.edu/international/visa-1', anchor: 'Visa' },
+    { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' },
+];
+
 /** Explores exactly when told (`exploreNext`): a link popped before an exploration stays parked. */
 class ExploreOnDemand extends FocusedRequestManager {
     exploreNext = false;
@@ -275,14 +282,7 @@ describe('FocusedRequestManager', () => {
         // last resort, not the filler handed out whenever every queued host is busy.
         const manager = new ExploreOnDemand({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), maxRequestsPerHost: 1 });
         await handleSeed(manager);
-        manager.offerLinks(
-            [
-                { url: 'https://forum.e.edu/visa-scholarship', anchor: 'Visa and scholarship forum: visa scholarship questions' },
-                { url: 'https://www.e.edu/international/visa-1', anchor: 'Visa' },
-                { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' },
-            ],
-            parent,
-        );
+        manager.offerLinks(forumFirst, parent);
         manager.exploreNext = true;
         const explored = (await manager.fetchNextRequest())!;
         expect(explored.url).toMatch(/^https:\/\/www\.e\.edu\//); // the forum link was popped, and stays parked
@@ -298,15 +298,7 @@ describe('FocusedRequestManager', () => {
         // Seed, the exploration, and two more pages; the campus map does not fit the queue and waits in the reserve.
         const manager = new ExploreOnDemand({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), maxRequestsPerHost: 1, maxPages: 4 });
         await handleSeed(manager);
-        manager.offerLinks(
-            [
-                { url: 'https://forum.e.edu/visa-scholarship', anchor: 'Visa and scholarship forum: visa scholarship questions' },
-                { url: 'https://www.e.edu/international/visa-1', anchor: 'Visa' },
-                { url: 'https://www.e.edu/international/visa-2', anchor: 'Visa' },
-                { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' },
-            ],
-            parent,
-        );
+        manager.offerLinks([...forumFirst, { url: 'https://www.e.edu/international/visa-2', anchor: 'Visa' }], parent);
         expect(manager.reserveSize).toBe(1);
         manager.exploreNext = true;
         const explored = (await manager.fetchNextRequest())!; // the forum link was popped first, and stays parked
