@@ -53,11 +53,11 @@ export function chargingGate(): DeliveryGate | undefined {
             return { deliver: true, stop: left === 1 };
         },
         delivered: async () => {
-            try {
-                await Actor.charge({ eventName: RELEVANT_PAGE_EVENT });
-            } finally {
-                admittedNotCharged -= 1;
-            }
+            // The charging manager counts the event before its first await (then writes its log): the page leaves
+            // the admitted count at that same moment, or a page admitted meanwhile would see it counted twice.
+            const charged = Actor.charge({ eventName: RELEVANT_PAGE_EVENT });
+            admittedNotCharged -= 1;
+            await charged;
         },
     };
 }

@@ -147,6 +147,8 @@ export interface AdaptiveSummary {
     foundPages: number;
     /** The stop reason given so far, if any. */
     stopReason: StopReason | null;
+    /** The estimated recall the stop rule agreed with when it fired; null before a stop or without an outlook. */
+    stopEstimate: RecallEstimate | null;
 }
 
 /** Serialised form of an {@link AdaptiveStop}. */
@@ -167,6 +169,8 @@ export interface AdaptiveStopJSON {
     /** Absent in snapshots written before it was kept; restored as `sources` then (see {@link AdaptiveStop.fromJSON}). */
     foundPages?: number;
     stopReason: StopReason | null;
+    /** Absent in snapshots written before it was kept. */
+    stopEstimate?: RecallEstimate | null;
 }
 
 /** Decides, page by page, whether a focused crawl has collected enough (see the module doc). */
@@ -186,6 +190,7 @@ export class AdaptiveStop {
     #relevantPages = 0;
     #foundPages = 0;
     #stopReason: StopReason | null = null;
+    #stopEstimate: RecallEstimate | null = null;
     /** Novelty of the most recent pages since the first source, oldest first (at most the window). */
     #recent: boolean[] = [];
     /** Pages and novel pages (`hits`) since the first source that have left the recent window. */
@@ -234,6 +239,7 @@ export class AdaptiveStop {
             sources: this.#sources,
             foundPages: this.#foundPages,
             stopReason: this.#stopReason,
+            stopEstimate: this.#stopEstimate,
         };
     }
 
@@ -262,6 +268,7 @@ export class AdaptiveStop {
             relevantPages: this.#relevantPages,
             foundPages: this.#foundPages,
             stopReason: this.#stopReason,
+            stopEstimate: this.#stopEstimate,
         };
     }
 
@@ -286,6 +293,7 @@ export class AdaptiveStop {
         // Older snapshots counted the neutral band too; their hits are the nearest count they kept.
         stop.#foundPages = json.foundPages ?? json.sources;
         stop.#stopReason = json.stopReason;
+        stop.#stopEstimate = json.stopEstimate ?? null;
         return stop;
     }
 
@@ -374,10 +382,13 @@ export class AdaptiveStop {
         // A query term no relevant paragraph has mentioned is a part of the topic not found yet, not one exhausted.
         const saturated = this.#stale >= patience && this.#termEvidence.every((evidence) => evidence > 0);
         if (!covered && !saturated) return null;
-        const estimate = outlook?.(this.#foundPages);
-        if (covered && (!estimate || estimate.low >= recallTarget)) return 'coverage_reached';
-        if (saturated && (!estimate || estimate.expectedQueuedHigh < maxExpectedLeft)) return 'saturated';
-        return null;
+        const estimate = outlook?.(this.#foundPages) ?? null;
+        const reason = covered && (!estimate || estimate.low >= recallTarget) ? 'coverage_reached'
+            : saturated && (!estimate || estimate.expectedQueuedHigh < maxExpectedLeft) ? 'saturated'
+            : null;
+        // Pages in flight still land after the stop and move the final estimate: keep the one the rule agreed with.
+        if (reason) this.#stopEstimate = estimate;
+        return reason;
     }
 }
 

@@ -131,6 +131,8 @@ export interface FocusSummary {
     harvestRate: number;
     /** The stop reason given so far, if any. */
     stopReason: StopReason | null;
+    /** The estimated recall when the stop rule fired (pages in flight then still change the final one). */
+    stopEstimate: RecallEstimate | null;
 }
 
 /** Serialised form of a {@link Focus}. */
@@ -428,6 +430,7 @@ export class Focus {
             hits: this.#hits,
             harvestRate: this.#pagesObserved > 0 ? adaptive.relevantPages / this.#pagesObserved : 0,
             stopReason: adaptive.stopReason,
+            stopEstimate: adaptive.stopEstimate,
         };
     }
 

@@ -76,6 +76,11 @@ export interface FocusReport {
      * relevant pages found and those expected behind the links it did not fetch (see src/focus/recall.ts).
      */
     estimatedRecall: RecallEstimate | null;
+    /**
+     * The estimated recall the adaptive stop rule agreed with when it fired (`coverage_reached`, `saturated`). Pages in
+     * flight at that moment still land, so `estimatedRecall` may differ. Null when no rule of this process fired.
+     */
+    estimatedRecallAtStop: RecallEstimate | null;
     /** Relevant pages delivered against pages fetched, as the crawl went (at most 400 points; the last is the final count). */
     curve: CurvePoint[];
     /** The most relevant delivered pages, best first (20 at most). */
@@ -123,7 +128,7 @@ export interface SharedCrawlSummary {
 }
 
 /** What {@link buildReport} reads: the report's own counts, and the learners it summarises. */
-export type ReportInput = Omit<FocusReport, 'harvestRate' | 'coverage' | 'termEvidence' | 'traps' | 'failing' | 'rewriteRules' | 'maxPages'> & {
+export type ReportInput = Omit<FocusReport, 'harvestRate' | 'coverage' | 'termEvidence' | 'estimatedRecallAtStop' | 'traps' | 'failing' | 'rewriteRules' | 'maxPages'> & {
     focus: Focus | null;
     trapLearner: TrapLearner;
     /** `Infinity` without a budget. */
@@ -138,6 +143,7 @@ export function buildReport(input: ReportInput): FocusReport {
         harvestRate: input.pagesProcessed > 0 ? input.relevantPages / input.pagesProcessed : 0,
         coverage: summary?.coverage ?? null,
         termEvidence: summary?.termEvidence ?? {},
+        estimatedRecallAtStop: summary?.stopEstimate ?? null,
         traps: trapLearner.traps(),
         failing: trapLearner.failingParts(),
         rewriteRules: trapLearner.rules(),
@@ -154,6 +160,8 @@ export function formatReport(report: FocusReport): string {
     ];
     const estimate = report.estimatedRecall;
     if (estimate) lines.push(`  estimated recall ${formatRecall(estimate)}: ${estimate.found} relevant found, ${estimate.expectedQueued.toFixed(1)} expected behind queued links, ${estimate.expectedDropped.toFixed(1)} behind dropped ones`);
+    const atStop = report.estimatedRecallAtStop;
+    if (atStop) lines.push(`  when the stop rule fired: estimated recall ${formatRecall(atStop)}, ${atStop.found} relevant found (pages in flight then finished after it)`);
     const evidence = Object.entries(report.termEvidence);
     if (evidence.length > 0) lines.push(`  evidence per term: ${evidence.map(([t, n]) => `${t} ${n}`).join(', ')}`);
     if (report.traps.length > 0) lines.push(`  traps demoted: ${report.traps.map((t) => t.shape).join(', ')}`);

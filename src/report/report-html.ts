@@ -155,6 +155,12 @@ td.url a{color:#0969da;text-decoration:none;word-break:break-all}code{font:13px 
 .legend{font-size:13px;color:#57606a;margin:6px 0 0}.legend b{display:inline-block;width:18px;height:3px;vertical-align:middle;margin:0 4px 0 10px}
 footer{color:#57606a;font-size:12px;text-align:center;margin:20px 0}`;
 
+/** The stop rule's own estimate, when it fired, as a sentence after the final one. */
+function atStopSentence(report: FocusReport): string {
+    const atStop = report.estimatedRecallAtStop;
+    return atStop ? ` The stop rule fired at ${percent(atStop.value)} [${percent(atStop.low)}–${percent(atStop.high)}] with ${atStop.found} found; pages in flight then finished after it.` : '';
+}
+
 /** REPORT.html for a crawl's report. `generatedAt` is shown in the footer. */
 export function reportHtml(report: FocusReport, { generatedAt = new Date() }: { generatedAt?: Date } = {}): string {
     const estimate = report.estimatedRecall;
@@ -171,7 +177,7 @@ export function reportHtml(report: FocusReport, { generatedAt = new Date() }: { 
     ];
     const total = expectedTotal(report);
     const estimateLine = estimate
-        ? `<p>Estimated recall ${percent(estimate.value)} [${percent(estimate.low)}–${percent(estimate.high)}]: ${estimate.found} relevant pages found, ${estimate.expectedQueued.toFixed(1)} expected behind the links still queued, ${estimate.expectedDropped.toFixed(1)} behind links dropped${total ? `, so about ${total.value.toFixed(0)} on the site` : ''}.</p>`
+        ? `<p>Estimated recall ${percent(estimate.value)} [${percent(estimate.low)}–${percent(estimate.high)}]: ${estimate.found} relevant pages found, ${estimate.expectedQueued.toFixed(1)} expected behind the links still queued, ${estimate.expectedDropped.toFixed(1)} behind links dropped${total ? `, so about ${total.value.toFixed(0)} on the site` : ''}.${atStopSentence(report)}</p>`
         : '';
     const topPages = report.topPages.length
         ? `<table id="top-pages"><thead><tr><th class="num">#</th><th>page</th><th class="num">relevance</th><th class="num">depth</th></tr></thead><tbody>` +

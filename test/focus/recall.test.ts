@@ -134,6 +134,26 @@ describe('AdaptiveStop with an outlook', () => {
         expect(stopAt(exhausted)).toBe(alone);
     });
 
+    it('keeps the estimate the rule agreed with when it fired, through a snapshot, and none before', () => {
+        const stop = new AdaptiveStop(query, { patience: 3 });
+        const seen: RecallEstimate[] = [];
+        const outlook = (found: number) => {
+            const estimate = exhausted(found);
+            seen.push(estimate);
+            return estimate;
+        };
+        let stoppedAt = -1;
+        pages().forEach((page, i) => {
+            if (stoppedAt < 0 && stop.summary().stopEstimate !== null) throw new Error('an estimate before the stop');
+            if (stop.observe({ ...page, outlook }).stop && stoppedAt < 0) stoppedAt = i;
+        });
+        expect(stoppedAt).toBeGreaterThan(0);
+        // The stop is asked once and then repeated: the kept estimate is the one that decided.
+        expect(stop.summary().stopEstimate).toBe(seen.at(-1));
+        expect(stop.summary().stopEstimate).toEqual(exhausted(stop.foundPages));
+        expect(AdaptiveStop.fromJSON(JSON.parse(JSON.stringify(stop.toJSON())), query).summary().stopEstimate).toEqual(exhausted(stop.foundPages));
+    });
+
     it('counts pages in the evidence band with new text as found, not the neutral band, and restores the count from older snapshots', () => {
         const stop = new AdaptiveStop(query, { patience: 3 });
         const neutral: AdaptivePage = { relevance: 0.1, markdown: `optics ${'other '.repeat(50)}`, blind: false };

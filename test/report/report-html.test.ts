@@ -31,6 +31,7 @@ function sampleReport(overrides: Partial<FocusReport> = {}): FocusReport {
         documents: { pdf: { fetched: 2, converted: 2, delivered: 1 } },
         timings: { pages: 58, millisPerPage: { guard: 0, navigate: 0, read: 0, extract: 0, score: 0, deliver: 0, snapshot: 0 } },
         estimatedRecall: { value: 0.8, low: 0.6, high: 0.95, found: last.relevant, expectedQueued: 4, expectedQueuedHigh: 8, expectedDropped: 1 },
+        estimatedRecallAtStop: null,
         curve,
         topPages: [
             { url: 'https://example.edu/graduate/admissions/', title: 'Graduate admissions', relevance: 0.71, depth: 1 },
@@ -139,5 +140,12 @@ describe('formatReport', () => {
         expect(formatReport(sampleReport({ rendering: { browser: 9, http: 91 } }))).toContain('rendering: 9 pages rendered in Chromium, 91 read over plain HTTP');
         expect(formatReport(sampleReport({ rendering: { browser: 0, http: 58 } }))).not.toContain('rendering:');
         expect(formatReport(sampleReport({ rendering: { browser: 60, http: 0 } }))).not.toContain('rendering:');
+    });
+
+    it('shows the estimate the stop rule fired on when there is one', () => {
+        const atStop = { value: 0.93, low: 0.91, high: 0.97, found: 12, expectedQueued: 0.4, expectedQueuedHigh: 0.9, expectedDropped: 0.1 };
+        expect(formatReport(sampleReport({ estimatedRecallAtStop: atStop }))).toContain('when the stop rule fired: estimated recall 0.93 [0.91–0.97], 12 relevant found');
+        expect(formatReport(sampleReport())).not.toContain('when the stop rule fired');
+        expect(reportHtml(sampleReport({ estimatedRecallAtStop: atStop }))).toContain('The stop rule fired at 93 % [91 %–97 %] with 12 found');
     });
 });
