@@ -67,7 +67,14 @@ export class ScoreCalibration {
     /**
      * The probability that a link with this score leads to a productive page, and a two-sided interval at `z`. Within a
      * block: its rate, Jeffreys' posterior mean (k + ½) / (n + 1), and its Wilson interval. Between two blocks' centres
-     * the values are interpolated linearly; beyond the first or last block they are that block's.
+     * the rate and the upper end are interpolated linearly; beyond the first or last block they are that block's.
+     *
+     * The lower end is the isotonic bound: a link is worth at least the fetched links scored below it, and the crawl
+     * knows no more than that, so it is the lower end of the block below (0 below the first block). Interpolated, it
+     * claimed what no fetch had shown: on acl2020 the 1,293 leftover links, all scored below 99 of the 100 fetched
+     * ones, each got a lower end near 0.05 from a block of one link, and the estimate's upper end said at most 0.69 of
+     * the relevant papers were found when all of them were. The upper end, which the stop rule and exploration read,
+     * keeps the interpolation they were measured with.
      */
     predict(score: number, z: number): LinkProbability {
         if (this.#blocks?.z !== z) this.#blocks = { z, blocks: this.#pool(z) };
@@ -75,13 +82,13 @@ export class ScoreCalibration {
         if (blocks.length === 0) return NO_EVIDENCE;
         const x = feature(score);
         const after = blocks.findIndex((block) => block.centre > x);
-        if (after === 0) return pick(blocks[0]!);
+        if (after === 0) return { ...pick(blocks[0]!), low: 0 };
         if (after === -1) return pick(blocks[blocks.length - 1]!);
         const lower = blocks[after - 1]!;
         const upper = blocks[after]!;
         const t = (x - lower.centre) / (upper.centre - lower.centre);
         const mix = (a: number, b: number) => a + t * (b - a);
-        return { probability: mix(lower.probability, upper.probability), low: mix(lower.low, upper.low), high: mix(lower.high, upper.high) };
+        return { probability: mix(lower.probability, upper.probability), low: lower.low, high: mix(lower.high, upper.high) };
     }
 
     toJSON(): ScoreCalibrationJSON {

@@ -94,6 +94,26 @@ describe('ScoreCalibration', () => {
         expect(calibration.predict(3, Z).probability).toBeCloseTo(0.9, 1);
     });
 
+    it('bounds a link from below only by the fetched links scored below it, so leftovers under a thin tail may be worth nothing', () => {
+        // acl2020's shape: one low-scored fetch that paid nothing, 60 fetches higher up, and 1,000 leftovers in between
+        const calibration = new ScoreCalibration();
+        calibration.learn(0.02, false);
+        for (let i = 0; i < 40; i++) calibration.learn(1, i % 8 === 0);
+        for (let i = 0; i < 20; i++) calibration.learn(4, i % 5 !== 0);
+        const leftover = calibration.predict(0.3, Z);
+        expect(leftover.low).toBe(0);
+        expect(leftover.high).toBeGreaterThan(0);
+        expect(calibration.predict(0.001, Z).low).toBe(0);
+        // between the two upper blocks the lower end is the lower block's, never the interpolation towards the higher
+        expect(calibration.predict(3, Z).low).toBe(calibration.predict(1.1, Z).low);
+        expect(calibration.predict(1.1, Z).low).toBeGreaterThan(0);
+        expect(calibration.predict(4, Z).low).toBeGreaterThan(calibration.predict(3, Z).low);
+        // so a crawl that found 50 pages and left 1,000 such links cannot rule out that it found them all
+        const estimate = estimateRecall(50, NO_LINKS, expectedCount(Array.from({ length: 1000 }, () => leftover)), Z);
+        expect(estimate.high).toBe(1);
+        expect(estimate.low).toBeLessThan(estimate.value);
+    });
+
     it('pools neighbouring scores whose rates fall, so the probabilities never fall as the score rises', () => {
         const calibration = new ScoreCalibration();
         // scores 0.5 and 1 pay off in the wrong order (6/10, then 2/10): pooled, both get 8/20
