@@ -10,7 +10,7 @@ import type {
 } from 'crawlee';
 
 import { BestFirstQueue, DiscoveryYield, ExplorationLedger, HostSchedule, LinkReserve, SkipTally, TieredQueue, TrapLearner, clusterKey, opensSection, pickExploration, sectionOf } from '../frontier/index.js';
-import type { DiscoveryYieldJSON, ExplorationCandidate, ExplorationLedgerJSON, LinkReserveJSON } from '../frontier/index.js';
+import type { DiscoveryYieldJSON, DiversityRule, ExplorationCandidate, ExplorationLedgerJSON, LinkReserveJSON } from '../frontier/index.js';
 import { addCounts, continuesListing, expectedCount, NO_LINKS } from '../focus/index.js';
 import type { ExpectedCount, Focus, FrontierLinks, LinkSignal } from '../focus/index.js';
 import { cleanUrl, dedupKey, hostOrNull, shapeKey, skipReason, UrlGlobs } from '../url/index.js';
@@ -734,8 +734,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         else this.explorations++;
         this.noteSectionOpened(next.entry.url, explored !== undefined);
         this.scheduled++;
-        const cluster = clusterKey(next.entry.url);
-        this.clusterScheduled.set(cluster, (this.clusterScheduled.get(cluster) ?? 0) + 1);
+        this.noteClusterTaken(next.entry.url);
         const fetched: FetchedEntry = { ...next.entry, linkScore: this.focus ? next.score : null };
         return { request: this.toRequest(fetched), entry: fetched, host: politenessHost(fetched.url) };
     }
@@ -908,12 +907,9 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         // others, every poll parked up to MAX_BUSY_POPS of them, and the crawl became a fixed list after ~10 pages).
         const busy: Array<{ key: string; url: string; depth: number; score: number; signal: FrontierEntry }> = [];
         let found: { entry: FrontierEntry; score: number } | undefined;
+        const { scheduled, cap, proven } = this.diversityRule();
         for (let i = 0; i < MAX_BUSY_POPS && queue.size > 0; i++) {
-            const popped = queue.popDiverse(
-                (cluster) => this.clusterScheduled.get(cluster) ?? 0,
-                this.options.clusterCap,
-                (cluster) => this.focus?.isClusterProven(cluster) ?? false,
-            );
+            const popped = queue.popDiverse(scheduled, cap, proven);
             if (!popped) break;
             const host = politenessHost(popped.url);
             this.changeQueued(host, -1);
@@ -933,6 +929,21 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             this.changeQueued(politenessHost(item.url), +1);
         }
         return found;
+    }
+
+    /** A page of the URL's cluster was taken: it counts towards the cluster's cap ({@link diversityRule}). */
+    protected noteClusterTaken(url: string): void {
+        const cluster = clusterKey(url);
+        this.clusterScheduled.set(cluster, (this.clusterScheduled.get(cluster) ?? 0) + 1);
+    }
+
+    /** How the best-first frontier spreads the budget over clusters: pages taken per cluster, the cap, proven clusters. */
+    protected diversityRule(): DiversityRule {
+        return {
+            scheduled: (cluster) => this.clusterScheduled.get(cluster) ?? 0,
+            cap: this.options.clusterCap,
+            proven: (cluster) => this.focus?.isClusterProven(cluster) ?? false,
+        };
     }
 
     /**

@@ -1,7 +1,7 @@
 import { log as crawleeLog } from 'crawlee';
 import type { AddRequestsBatchedOptions, Request, AddRequestsBatchedResult, Dictionary, IRequestManager, RequestQueueOperationOptions, RequestsLike, Source } from 'crawlee';
 
-import { LeaseHeartbeat, pickExploration } from '../frontier/index.js';
+import { LeaseHeartbeat, pickDiverse, pickExploration } from '../frontier/index.js';
 import type { FrontierLease, FrontierOffer, FrontierStatus, FrontierStore, LeaseBatch, LeaseRef, OwedDelivery } from '../frontier/index.js';
 import { shapeKey } from '../url/index.js';
 import { FocusedRequestManager, politenessHost } from './request-manager.js';
@@ -33,6 +33,9 @@ const RESCORE_EPSILON = 1e-6;
 
 /** Queued links an exploration pick looks at, best first. */
 const EXPLORATION_WINDOW = 1_000;
+
+/** Queued links of each queue the cluster cap looks at, best first: links far down cannot jump the queue anyway. */
+const DIVERSITY_WINDOW = 64;
 
 /** Queued scores read at most: the recall estimate sums their probabilities, and the best carry nearly all of it. */
 const QUEUED_SCORES_READ = 5_000;
@@ -71,13 +74,14 @@ interface HeldLease {
  *
  * - When the model moves, the best queued URLs are re-scored in the store ({@link rescoreIfDue}).
  *
- * - Every tenth lease is an exploration pick, as in one process ({@link explorationPick}).
+ * - Every tenth lease is an exploration pick, as in one process ({@link explorationPick}); the others keep the cluster
+ *   cap, as in one process ({@link diversePick}).
  *
  * - A request that failed for good is committed by {@link settleFailed}, after the failed-request handler logged why;
  *   one never sent is `dropped`, its charge back to the budget.
  *
- * Per worker still (known limitations): the reserve of dropped links (never refilled here), cluster caps and the
- * breadth-first mode's per-host round robin (a breadth-first crawl is ordered by depth).
+ * Per worker still (known limitations): the reserve of dropped links (never refilled here) and the breadth-first
+ * mode's per-host round robin (a breadth-first crawl is ordered by depth).
  */
 export class SharedRequestManager extends FocusedRequestManager {
     readonly store: FrontierStore<FetchedEntry>;
@@ -236,7 +240,7 @@ export class SharedRequestManager extends FocusedRequestManager {
         // The best queued score as last read from the store: close enough to ask whether exploring pays more.
         const bestQueued = this.storeQueued[0];
         const explore = this.isExplorationTurn(this.taken + this.ready.length) || (bestQueued !== undefined && this.exploringPaysMore(bestQueued));
-        const pick = explore ? await this.explorationPick() : null;
+        const pick = explore ? await this.explorationPick() : await this.diversePick();
         const batch = await this.store.lease(this.workerId, 1, pick === null ? [] : [pick]);
         this.noteBatch(batch);
         for (const lease of batch.leases) {
@@ -244,6 +248,19 @@ export class SharedRequestManager extends FocusedRequestManager {
             if (lease.key === pick) this.explorationKeys.add(lease.key);
         }
         return batch.leases[0];
+    }
+
+    /**
+     * The cluster cap, as in one process (`popDiverse`): when the best queued link's cluster has taken its share of the
+     * budget without proving itself, the best link of another cluster near the top goes first. Pages taken count per
+     * cluster across workers (each fetch once, from the crawl's log); a pick another worker leases first is passed
+     * over by the store. Null for the best link itself, and in a crawl without focus (ordered by depth).
+     */
+    private async diversePick(): Promise<string | null> {
+        if (!this.focus) return null;
+        const queued = (await this.store.queuedEntries(DIVERSITY_WINDOW)).sort((a, b) => b.score - a.score);
+        const pick = pickDiverse(queued, this.diversityRule());
+        return pick === undefined || pick === queued[0] ? null : pick.key;
     }
 
     /**
@@ -331,6 +348,8 @@ export class SharedRequestManager extends FocusedRequestManager {
     private noteSectionFetch(url: string, explored: boolean): void {
         if (this.sectionFetchesCounted.has(url)) return;
         this.sectionFetchesCounted.add(url);
+        // A taken URL came from the frontier, where only absolute URLs go.
+        this.noteClusterTaken(url);
         if (explored) this.explorations++;
         this.noteSectionOpened(url, explored);
     }

@@ -45,6 +45,48 @@ function clampScore(score: number): number {
     return score > 0 ? Math.min(score, Number.MAX_VALUE) : 0;
 }
 
+/** How a best-first frontier spreads the budget over clusters: see {@link BestFirstQueue.popDiverse}. */
+export interface DiversityRule {
+    /** Pages taken so far in a cluster. */
+    scheduled: (cluster: string) => number;
+    /** Pages a cluster may take unless it is proven. */
+    cap: number;
+    /** The cluster's yield is demonstrably better than the rest's. */
+    proven: (cluster: string) => boolean;
+}
+
+/**
+ * The rule of {@link BestFirstQueue.popDiverse} over any best-first collection: `bestNearTop(accept)` gives the best
+ * candidate scoring at least {@link DIVERSITY_RATIO} × the top's score that `accept`s, or undefined.
+ */
+function diverseChoice<C>(top: C, clusterOf: (candidate: C) => string, bestNearTop: (accept: (candidate: C) => boolean) => C | undefined, rule: DiversityRule): C {
+    const isProven = memoByCluster(rule.proven);
+    const isFull = memoByCluster((cluster) => rule.scheduled(cluster) >= rule.cap && !isProven(cluster));
+    if (!isProven(clusterOf(top))) {
+        const exploit = bestNearTop((candidate) => isProven(clusterOf(candidate)));
+        if (exploit !== undefined) return exploit;
+    }
+    if (!isFull(clusterOf(top))) return top;
+    return bestNearTop((candidate) => !isFull(clusterOf(candidate))) ?? top;
+}
+
+/**
+ * {@link BestFirstQueue.popDiverse}'s pick among links listed best first (a shared frontier store's best queued
+ * links), without removing it; undefined for an empty list.
+ */
+export function pickDiverse<T extends { url: string; score: number }>(bestFirst: readonly T[], rule: DiversityRule): T | undefined {
+    const [top] = bestFirst;
+    if (top === undefined) return undefined;
+    const floor = top.score * DIVERSITY_RATIO;
+    const clusters = new Map<T, string>();
+    const clusterOf = (candidate: T): string => {
+        let cluster = clusters.get(candidate);
+        if (cluster === undefined) clusters.set(candidate, (cluster = clusterKey(candidate.url)));
+        return cluster;
+    };
+    return diverseChoice(top, clusterOf, (accept) => bestFirst.find((candidate) => candidate.score >= floor && accept(candidate)), rule);
+}
+
 /** Asks `test` once per cluster: callers' callbacks may be costly, and many entries share a cluster. */
 function memoByCluster(test: (cluster: string) => boolean): (cluster: string) => boolean {
     const answers = new Map<string, boolean>();
@@ -141,16 +183,11 @@ export class BestFirstQueue<S> implements Iterable<QueueItem<S>> {
         const top = this.ranks.best.top();
         if (top < 0) return undefined;
         const floor = this.ranks.score[top]! * DIVERSITY_RATIO;
-        const isProven = memoByCluster(proven);
-        const isFull = memoByCluster((cluster) => scheduled(cluster) >= cap && !isProven(cluster));
-        const provenSlot = (slot: number): boolean => isProven(this.clusterOf(slot));
-        if (!provenSlot(top)) {
-            const exploit = this.bestWhere(floor, provenSlot);
-            if (exploit >= 0) return this.take(exploit);
-        }
-        if (!isFull(this.clusterOf(top))) return this.take(top);
-        const rival = this.bestWhere(floor, (slot) => !isFull(this.clusterOf(slot)));
-        return this.take(rival >= 0 ? rival : top);
+        const slot = diverseChoice(top, (candidate) => this.clusterOf(candidate), (accept) => {
+            const found = this.bestWhere(floor, accept);
+            return found >= 0 ? found : undefined;
+        }, { scheduled, cap, proven });
+        return this.take(slot);
     }
 
     /**

@@ -1,5 +1,5 @@
-export { DIVERSITY_RATIO, BestFirstQueue } from './best-first-queue.js';
-export type { BestFirstQueueJSON, Offer, QueueItem } from './best-first-queue.js';
+export { DIVERSITY_RATIO, BestFirstQueue, pickDiverse } from './best-first-queue.js';
+export type { BestFirstQueueJSON, DiversityRule, Offer, QueueItem } from './best-first-queue.js';
 export { HOME_CLUSTER, clusterKey } from './cluster-key.js';
 export { ExplorationLedger, SECTION_SAMPLE, opensSection, pickExploration, sectionOf } from './exploration.js';
 export type { ExplorationCandidate, ExplorationLedgerJSON } from './exploration.js';

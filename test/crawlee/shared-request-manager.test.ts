@@ -2,7 +2,7 @@
 // two workers, share one frontier, one dedup set, one budget and one stop.
 import { describe, expect, it } from 'vitest';
 
-import { Focus, LOG_START, MemoryFrontierStore, SharedRequestManager } from '../../src/index.js';
+import { Focus, FocusedRequestManager, LOG_START, MemoryFrontierStore, SharedRequestManager } from '../../src/index.js';
 import type { FetchedEntry } from '../../src/index.js';
 
 const SEED = 'https://www.e.edu/';
@@ -158,5 +158,38 @@ describe('SharedRequestManager', () => {
         // attempt and b's fetch of the same page as two).
         expect(a!.sectionsOpened).toBe(0);
         expect(b!.sectionsOpened).toBe(0);
+    });
+
+    it('spreads the budget over clusters as one process does: a cluster at its cap yields to a link of another near the top', async () => {
+        // maxPages 20: a cluster may take 2 pages (10 %) until it proves itself. The campus links score as high as the
+        // international ones but come later, so best first alone would take all five international pages first.
+        const links = [
+            ...[0, 1, 2, 3, 4].map((i) => ({ url: `https://www.e.edu/international/visa-scholarship-${i}`, anchor: `Visa and scholarship ${i}` })),
+            { url: 'https://www.e.edu/campus/visa-scholarship-office', anchor: 'Visa and scholarship office' },
+            { url: 'https://www.e.edu/campus/visa-scholarship-fund', anchor: 'Visa and scholarship fund' },
+            { url: 'https://www.e.edu/about/history', anchor: 'History' },
+        ];
+        const takeAll = async (manager: FocusedRequestManager, flush: () => Promise<unknown>): Promise<string[]> => {
+            await manager.addRequestsBatched([SEED]);
+            const seed = (await manager.fetchNextRequest())!;
+            manager.offerLinks(links, parent);
+            await flush();
+            await manager.markRequestHandled(seed);
+            const taken: string[] = [];
+            for (let i = 0; i < 6; i++) {
+                const request = (await manager.fetchNextRequest())!;
+                taken.push(new URL(request.url).pathname);
+                await manager.markRequestHandled(request);
+            }
+            return taken;
+        };
+        const alone = new FocusedRequestManager({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), maxPages: 20 });
+        const inProcess = await takeAll(alone, async () => undefined);
+        const store = new MemoryFrontierStore<FetchedEntry>({ maxPages: 20 });
+        const worker = new SharedRequestManager({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), store, workerId: 'w0', maxPages: 20 });
+        const shared = await takeAll(worker, () => worker.flushOffers());
+        expect(inProcess.slice(0, 2).every((path) => path.startsWith('/international/'))).toBe(true);
+        expect(inProcess[2]).toMatch(/^\/campus\//); // the cap: international has taken its 2 pages
+        expect(shared).toEqual(inProcess);
     });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BestFirstQueue, DIVERSITY_RATIO, type QueueItem } from '../../src/frontier/index.js';
+import { BestFirstQueue, DIVERSITY_RATIO, pickDiverse, type QueueItem } from '../../src/frontier/index.js';
 
 const url = (path: string): string => `https://e.com${path}`;
 const pathOf = (item: QueueItem<unknown> | undefined): string | undefined => item && new URL(item.url).pathname;
@@ -75,6 +75,32 @@ describe('BestFirstQueue (pagesift queue.rs behaviours)', () => {
         q.offer('2', url('/news/2'), 1, 0.9, null, 10);
         q.offer('3', url('/about'), 1, 0.1, null, 10);
         expect(pathOf(q.popDiverse(() => 5, 3, () => false))).toBe('/news/1');
+    });
+
+    it('picks from a best-first list (a shared store\'s top links) what the diverse pop would take, for random queues and counts', () => {
+        const clusters = ['/news', '/study', '/visa', '/about'];
+        fc.assert(
+            fc.property(
+                fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 100 })), { minLength: 1, maxLength: 12 }),
+                fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 4, maxLength: 4 }),
+                fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
+                (links, counts, provenFlags) => {
+                    const rule = {
+                        scheduled: (cluster: string) => counts[clusters.findIndex((c) => cluster.endsWith(c))] ?? 0,
+                        cap: 2,
+                        proven: (cluster: string) => provenFlags[clusters.findIndex((c) => cluster.endsWith(c))] ?? false,
+                    };
+                    const queue = new BestFirstQueue<null>();
+                    links.forEach(([cluster, score], i) => queue.offer(String(i), url(`${clusters[cluster]}/${i}`), 1, score / 10, null, 100));
+                    // the list a store returns: best first, ties in the order they were queued
+                    const listed = [...links.entries()]
+                        .map(([i, [cluster, score]]) => ({ key: String(i), url: url(`${clusters[cluster]}/${i}`), score: score / 10 }))
+                        .sort((a, b) => b.score - a.score || Number(a.key) - Number(b.key));
+                    expect(pickDiverse(listed, rule)?.key).toBe(queue.popDiverse(rule.scheduled, rule.cap, rule.proven)?.key);
+                },
+            ),
+        );
+        expect(pickDiverse([], { scheduled: () => 0, cap: 2, proven: () => false })).toBeUndefined();
     });
 
     it('rescoring_reorders_by_the_new_scores_and_keeps_ties_in_discovery_order', () => {
