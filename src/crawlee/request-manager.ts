@@ -268,10 +268,10 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * the recall estimate counts as left behind; all of them refill the queue when it runs empty with budget left, and
      * those dropped for room compete again after every re-score (`promoteFromReserve`).
      */
-    private reserve = new LinkReserve<FrontierEntry>();
+    protected reserve = new LinkReserve<FrontierEntry>();
     /** Relevant pages expected behind dropped links the reserve no longer holds. */
     droppedEarlier: ExpectedCount = NO_LINKS;
-    private refilledCount = 0;
+    protected refilledCount = 0;
     /** New links the pages of each directory revealed: the order of links without evidence. */
     private discovery = new DiscoveryYield();
     /** Sections of the site (`sectionOf`) exploration counts as opened (`opensSection`). */
@@ -1006,16 +1006,20 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      */
     private promoteFromReserve(): void {
         if (!this.bestFirst || this.reserve.size === 0 || this.stopped || this.halted) return;
-        const ranked: Array<{ entry: FrontierEntry; score: number }> = [];
-        for (const { payload } of this.reserve.links('no-room')) if (!this.known.has(payload.uniqueKey)) ranked.push({ entry: payload, score: this.scoreOf(payload) });
-        ranked.sort((a, b) => b.score - a.score);
-        for (const { entry, score } of ranked) {
+        for (const { entry, score } of this.reserveRanked()) {
             // Asked only of links that get this far: asking reads (and may fetch) the host's robots.txt.
             if (!this.mayRequeue(entry)) continue;
             // Best first: once one does not beat the queue's worst, none after it will.
             if (!this.enqueue(entry, score)) break;
             this.refilledCount++;
         }
+    }
+
+    /** Links set aside for want of room that no one has queued, taken or handled meanwhile, best first under the current scores. */
+    protected reserveRanked(): Array<{ entry: FrontierEntry; score: number }> {
+        const ranked: Array<{ entry: FrontierEntry; score: number }> = [];
+        for (const { payload } of this.reserve.links('no-room')) if (!this.known.has(payload.uniqueKey)) ranked.push({ entry: payload, score: this.scoreOf(payload) });
+        return ranked.sort((a, b) => b.score - a.score);
     }
 
     protected toRequest(entry: FetchedEntry): Request {
