@@ -2,9 +2,9 @@ import { log as crawleeLog } from 'crawlee';
 import type { AddRequestsBatchedOptions, Request, AddRequestsBatchedResult, Dictionary, IRequestManager, RequestQueueOperationOptions, RequestsLike, Source } from 'crawlee';
 
 import { LeaseHeartbeat, pickDiverse, pickExploration } from '../frontier/index.js';
-import type { FrontierLease, FrontierOffer, FrontierStatus, FrontierStore, LeaseBatch, LeaseRef, OwedDelivery } from '../frontier/index.js';
+import type { ExplorationCandidate, FrontierLease, FrontierOffer, FrontierStatus, FrontierStore, LeaseBatch, LeaseRef, OwedDelivery } from '../frontier/index.js';
 import { shapeKey } from '../url/index.js';
-import { FocusedRequestManager, politenessHost } from './request-manager.js';
+import { FOREFRONT_SCORE, FocusedRequestManager, politenessHost } from './request-manager.js';
 import type { Discovery, FetchedEntry, FocusedRequestManagerOptions, FrontierEntry, FrontierSkipReason, StallState } from './request-manager.js';
 
 type OperationInfo = Awaited<ReturnType<IRequestManager['addRequest']>>;
@@ -267,15 +267,32 @@ export class SharedRequestManager extends FocusedRequestManager {
     }
 
     /**
-     * A queued link into a section of a start site that no worker's fetch has opened (the sections every worker opened
-     * come with the crawl's log), chosen as in one process (`pickExploration`), or null: the crawl's exploration share,
-     * over the best queued links.
+     * A link into a section of a start site that no worker's fetch has opened (the sections every worker opened come
+     * with the crawl's log), chosen as in one process (`pickExploration`) among the store's best queued links and the
+     * links this worker set aside for want of room, or null: the crawl's exploration share. A section's entry is often
+     * among the latter (a news index, demoted as news, does not fit a frontier as long as the budget left); picked,
+     * it is offered again ahead of every queued link, so that this lease takes it.
      */
     private async explorationPick(): Promise<string | null> {
-        const candidates = (await this.store.queuedEntries(EXPLORATION_WINDOW))
-            .filter((entry) => this.isExploratory(entry.payload))
-            .map((entry) => ({ url: entry.url, score: this.explorationRank(entry.payload), item: entry.key }));
-        return pickExploration(candidates)?.item ?? null;
+        const candidates: Array<ExplorationCandidate<{ key: string; setAside: FrontierEntry | null }>> = [];
+        for (const { key, url, payload } of await this.store.queuedEntries(EXPLORATION_WINDOW)) {
+            if (this.isExploratory(payload)) candidates.push({ url, score: this.explorationRank(payload), item: { key, setAside: null } });
+        }
+        for (const { payload } of this.reserve.links('no-room')) {
+            if (!this.known.has(payload.uniqueKey) && this.isExploratory(payload)) {
+                candidates.push({ url: payload.url, score: this.explorationRank(payload), item: { key: payload.uniqueKey, setAside: payload } });
+            }
+        }
+        const picked = pickExploration(candidates);
+        if (!picked) return null;
+        const { key, setAside } = picked.item;
+        if (setAside) {
+            this.reserve.delete(key);
+            this.known.add(key);
+            this.offers.push({ ...this.offerOf(setAside, this.scoreOf(setAside)), score: FOREFRONT_SCORE });
+            await this.flushOffers();
+        }
+        return key;
     }
 
     /**
