@@ -862,12 +862,17 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * page was fetched again (openehr's partner list, twice in 50 pages). Each taken page's key under the new rules
      * becomes known too; queued pages keep theirs and are checked when taken.
      */
-    private rekeyTakenPages(): void {
+    protected rekeyTakenPages(): void {
         const rules = this.trapLearner.ruleCount;
         if (rules === this.keyedUnderRules) return;
         this.keyedUnderRules = rules;
-        for (const key of this.handled) this.known.add(this.trapLearner.keyOf(key));
-        for (const { entry } of [...this.inFlight.values(), ...this.retries]) this.known.add(this.trapLearner.keyOf(entry.uniqueKey));
+        for (const key of this.takenKeys()) this.known.add(this.trapLearner.keyOf(key));
+    }
+
+    /** The keys (or URLs) of the pages taken so far: handled, in flight or waiting for a retry. */
+    protected *takenKeys(): Iterable<string> {
+        yield* this.handled;
+        for (const { entry } of [...this.inFlight.values(), ...this.retries]) yield entry.uniqueKey;
     }
 
     /** Queued before its host's robots.txt had been read, and disallowed by it: dropped, never fetched. */

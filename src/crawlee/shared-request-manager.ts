@@ -302,6 +302,7 @@ export class SharedRequestManager extends FocusedRequestManager {
      * page fetched under this lease, in its canonical spelling.
      */
     private async droppedAsKnownSpelling(lease: FrontierLease<FetchedEntry>): Promise<boolean> {
+        this.rekeyTakenPages();
         const entry = lease.payload;
         const canonical = this.trapLearner.rewrite(entry.url);
         const key = this.trapLearner.keyOf(canonical);
@@ -321,6 +322,16 @@ export class SharedRequestManager extends FocusedRequestManager {
         this.count('duplicate-spelling', entry.url);
         await this.store.commit(lease, 'dropped', this.withSkips([]));
         return true;
+    }
+
+    /**
+     * Every page any worker took (from the crawl's log) and this worker's own: a rule learned since keys them anew, so
+     * that a spelling of one of them offered or leased later is known (it was fetched twice before: the same partner
+     * pages, twice each, in a shared crawl of openehr).
+     */
+    protected override *takenKeys(): Iterable<string> {
+        yield* super.takenKeys();
+        yield* this.sectionFetchesCounted;
     }
 
     protected override count(reason: FrontierSkipReason, url: string): void {
