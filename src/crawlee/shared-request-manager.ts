@@ -248,7 +248,7 @@ export class SharedRequestManager extends FocusedRequestManager {
         this.noteBatch(batch);
         for (const lease of batch.leases) {
             this.heartbeat.add(lease);
-            if (lease.key === pick) this.explorationKeys.add(lease.key);
+            if (explore && lease.key === pick) this.explorationKeys.add(lease.key);
         }
         return batch.leases[0];
     }
@@ -582,9 +582,12 @@ export class SharedRequestManager extends FocusedRequestManager {
 
     // ------------------------------------------------------------ re-scoring
 
-    /** The link model, the term weights or the traps moved: the store's queue is re-scored (see {@link rescoreIfDue}). */
+    /**
+     * The link model, the term weights or the traps moved: the store's queue is re-scored, and this worker's set-aside
+     * links compete again (see {@link rescoreIfDue}). Not the in-process re-score: its queue is empty here, and its
+     * promotion offered the whole reserve to the store at every change (thousands of offers turned away per crawl).
+     */
     override rescore(): void {
-        super.rescore();
         if (!this.focus) return;
         this.rescoreWanted = true;
         this.rescoreIfDue();
@@ -624,13 +627,15 @@ export class SharedRequestManager extends FocusedRequestManager {
      * Without this a shared crawl kept the links of its first, naive scores: 0.60 against one process's 0.91 on
      * openehr industry partners at 100 pages (`bench:focus --workers`).
      */
-    private async promoteReserve(status: FrontierStatus, worstQueued = this.storeQueued.at(-1) ?? -Infinity): Promise<void> {
+    private async promoteReserve(status: FrontierStatus, worstQueued = this.storeQueued.at(-1) ?? Infinity): Promise<void> {
         if (this.stopped || this.halted || this.reserve.size === 0) return;
         const free = Math.max(0, status.budget - status.charged - status.fresh);
+        // Beyond the free room, each link that beats the worst queued one pushes one out: no more of them than are queued.
+        const limit = Math.min(PROMOTE_MAX, free + status.fresh);
         let offered = 0;
         for (const { entry, score } of this.reserveRanked()) {
             // Best first: once a link neither fills free room nor beats the worst queued, none after it will.
-            if (offered >= PROMOTE_MAX || (offered >= free && !(score > worstQueued))) break;
+            if (offered >= limit || (offered >= free && !(score > worstQueued))) break;
             this.reserve.delete(entry.uniqueKey);
             this.enqueue(entry, score);
             offered++;
