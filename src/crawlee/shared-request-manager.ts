@@ -83,8 +83,9 @@ interface HeldLease {
  * - A request that failed for good is committed by {@link settleFailed}, after the failed-request handler logged why;
  *   one never sent is `dropped`, its charge back to the budget.
  *
- * Per worker still (known limitations): the reserve of dropped links (never refilled here) and the breadth-first
- * mode's per-host round robin (a breadth-first crawl is ordered by depth).
+ * Per worker still (known limitations): the reserve of links set aside for want of room (each worker promotes and
+ * explores only its own, {@link promoteReserve}) and the breadth-first mode's per-host round robin (a breadth-first
+ * crawl is ordered by depth).
  */
 export class SharedRequestManager extends FocusedRequestManager {
     readonly store: FrontierStore<FetchedEntry>;
