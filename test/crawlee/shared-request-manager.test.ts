@@ -3,13 +3,29 @@
 import { describe, expect, it } from 'vitest';
 
 import { Focus, FocusedRequestManager, LOG_START, MemoryFrontierStore, SharedRequestManager } from '../../src/index.js';
-import type { FetchedEntry } from '../../src/index.js';
+import type { FetchedEntry, FrontierEntry } from '../../src/index.js';
 
 const SEED = 'https://www.e.edu/';
 const parent = { url: SEED, depth: 0, relevance: 0.2, isHub: false };
 
 function workers(store: MemoryFrontierStore<FetchedEntry>, count: number): SharedRequestManager[] {
     return Array.from({ length: count }, (_, i) => new SharedRequestManager({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), store, workerId: `w${i}` }));
+}
+
+/** Takes the seed, offers `links` as its links, and takes and handles `count` more pages: the paths, in order. */
+async function takeAfterSeed(manager: FocusedRequestManager, links: Array<{ url: string; anchor: string }>, count: number): Promise<string[]> {
+    await manager.addRequestsBatched([SEED]);
+    const seed = (await manager.fetchNextRequest())!;
+    manager.offerLinks(links, parent);
+    await manager.flushOffers();
+    await manager.markRequestHandled(seed);
+    const taken: string[] = [];
+    for (let i = 0; i < count; i++) {
+        const request = (await manager.fetchNextRequest())!;
+        taken.push(new URL(request.url).pathname);
+        await manager.markRequestHandled(request);
+    }
+    return taken;
 }
 
 describe('SharedRequestManager', () => {
@@ -169,27 +185,65 @@ describe('SharedRequestManager', () => {
             { url: 'https://www.e.edu/campus/visa-scholarship-fund', anchor: 'Visa and scholarship fund' },
             { url: 'https://www.e.edu/about/history', anchor: 'History' },
         ];
-        const takeAll = async (manager: FocusedRequestManager, flush: () => Promise<unknown>): Promise<string[]> => {
-            await manager.addRequestsBatched([SEED]);
-            const seed = (await manager.fetchNextRequest())!;
-            manager.offerLinks(links, parent);
-            await flush();
-            await manager.markRequestHandled(seed);
-            const taken: string[] = [];
-            for (let i = 0; i < 6; i++) {
-                const request = (await manager.fetchNextRequest())!;
-                taken.push(new URL(request.url).pathname);
-                await manager.markRequestHandled(request);
-            }
-            return taken;
-        };
         const alone = new FocusedRequestManager({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), maxPages: 20 });
-        const inProcess = await takeAll(alone, async () => undefined);
+        const inProcess = await takeAfterSeed(alone, links, 6);
         const store = new MemoryFrontierStore<FetchedEntry>({ maxPages: 20 });
         const worker = new SharedRequestManager({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), store, workerId: 'w0', maxPages: 20 });
-        const shared = await takeAll(worker, () => worker.flushOffers());
+        const shared = await takeAfterSeed(worker, links, 6);
         expect(inProcess.slice(0, 2).every((path) => path.startsWith('/international/'))).toBe(true);
         expect(inProcess[2]).toMatch(/^\/campus\//); // the cap: international has taken its 2 pages
         expect(shared).toEqual(inProcess);
+        expect(worker.explorations).toBe(0); // the cap's pick is not an exploration
+    });
+
+    it('explores through a section entry it set aside for room, as one process does, and counts only that pick as exploring', async () => {
+        // maxPages 12: the seed leaves room for 11 links, so the news index (a menu link, demoted as news) is set aside.
+        const links = [
+            ...Array.from({ length: 14 }, (_, i) => ({ url: `https://www.e.edu/international/visa-scholarship-${i}`, anchor: `Visa and scholarship ${i}` })),
+            { url: 'https://www.e.edu/news/scholarships-for-visa-holders', anchor: 'New scholarships for visa holders' },
+            { url: 'https://www.e.edu/news/', anchor: 'News' },
+            { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' },
+        ];
+        const alone = new FocusedRequestManager({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), maxPages: 12 });
+        const inProcess = await takeAfterSeed(alone, links, 9);
+        const store = new MemoryFrontierStore<FetchedEntry>({ maxPages: 12 });
+        const worker = new SharedRequestManager({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), store, workerId: 'w0', maxPages: 12 });
+        const shared = await takeAfterSeed(worker, links, 9);
+        expect(alone.skippedCounts()['frontier-full']).toBeGreaterThan(0);
+        expect(inProcess[8]).toBe('/news/'); // the 10th page of the crawl explores, through the entry set aside
+        expect(shared).toEqual(inProcess);
+        expect(worker.explorations).toBe(1);
+        expect(alone.explorations).toBe(1);
+    });
+
+    it('offers a link it set aside for room again once a re-score ranks it above the worst queued link', async () => {
+        // A worker whose model comes to value campus pages after they were set aside (as a learned link model does).
+        class LearningWorker extends SharedRequestManager {
+            campusPays = false;
+            protected override scoreOf(entry: FrontierEntry): number {
+                return this.campusPays && entry.url.includes('/campus/') ? 100 : super.scoreOf(entry);
+            }
+        }
+        const store = new MemoryFrontierStore<FetchedEntry>({ maxPages: 6 });
+        const worker = new LearningWorker({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), store, workerId: 'w0', maxPages: 6 });
+        await worker.addRequestsBatched([SEED]);
+        const seed = (await worker.fetchNextRequest())!;
+        worker.offerLinks(
+            [
+                ...[0, 1, 2, 3, 4].map((i) => ({ url: `https://www.e.edu/international/visa-scholarship-${i}`, anchor: `Visa and scholarship ${i}` })),
+                { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' },
+            ],
+            parent,
+        );
+        await worker.flushOffers(); // room for 5: the campus map is set aside
+        await worker.settle(seed);
+        await worker.markRequestHandled(seed);
+        expect(worker.skippedCounts()['frontier-full']).toBe(1);
+        worker.campusPays = true;
+        worker.rescore();
+        await new Promise((resolve) => setTimeout(resolve, 20)); // the re-score runs in the background
+        const next = await worker.fetchNextRequest();
+        expect(next?.url).toBe('https://www.e.edu/campus/map');
+        expect((await store.status()).fresh).toBe(4); // it took the place of the worst queued link, not a sixth one
     });
 });
