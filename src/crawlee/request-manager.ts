@@ -254,6 +254,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     protected readonly handled = new Set<string>();
     /** The trap learner's rule count when the taken pages' keys were last brought up to date ({@link rekeyTakenPages}). */
     private keyedUnderRules = 0;
+    /** Keys under which taken pages are known beyond their own: anew under each rule learned since ({@link rekeyTakenPages}), and, in a shared crawl, other workers' pages. */
+    protected readonly takenPageKeys = new Set<string>();
     /** Handled requests given back to the budget ({@link refund}). */
     private readonly refunded = new Set<string>();
     private readonly scopeHosts = new Set<string>();
@@ -866,7 +868,11 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         const rules = this.trapLearner.ruleCount;
         if (rules === this.keyedUnderRules) return;
         this.keyedUnderRules = rules;
-        for (const key of this.takenKeys()) this.known.add(this.trapLearner.keyOf(key));
+        for (const key of this.takenKeys()) {
+            const rekeyed = this.trapLearner.keyOf(key);
+            this.known.add(rekeyed);
+            this.takenPageKeys.add(rekeyed);
+        }
     }
 
     /** The keys (or URLs) of the pages taken so far: handled, in flight or waiting for a retry. */

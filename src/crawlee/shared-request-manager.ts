@@ -152,7 +152,9 @@ export class SharedRequestManager extends FocusedRequestManager {
 
     /** Found again on this worker: offered again, and the store raises its score if it is still queued and this one is higher. */
     protected override raiseIfQueued(uniqueKey: string, url: string, how: Discovery): void {
-        if (how.forefront || this.handled.has(uniqueKey) || !this.focus) return;
+        // A page taken already, under this key or under the one it had before a rewrite rule: nothing to raise. Offered,
+        // the rewritten key is new to the store, which would queue the page again (fetched twice in a shared crawl).
+        if (how.forefront || this.handled.has(uniqueKey) || this.takenPageKeys.has(uniqueKey) || !this.focus) return;
         const scored = how.scoreWith(url);
         if (!scored) return;
         const shape = shapeKey(url);
@@ -369,7 +371,10 @@ export class SharedRequestManager extends FocusedRequestManager {
      */
     noteRemoteFetch(url: string | null, takenUrl: string | undefined, explored: boolean): void {
         const key = url === null ? null : this.safeKeyOf(url);
-        if (key !== null) this.known.add(key);
+        if (key !== null) {
+            this.known.add(key);
+            this.takenPageKeys.add(key);
+        }
         if (takenUrl !== undefined) this.noteSectionFetch(takenUrl, explored);
     }
 

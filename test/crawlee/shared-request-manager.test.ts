@@ -246,4 +246,29 @@ describe('SharedRequestManager', () => {
         expect(next?.url).toBe('https://www.e.edu/campus/map');
         expect((await store.status()).fresh).toBe(4); // it took the place of the worst queued link, not a sixth one
     });
+
+    it('does not queue a page again that it took before a rewrite rule changed its key, when the page is linked again', async () => {
+        const store = new MemoryFrontierStore<FetchedEntry>({ maxPages: 10 });
+        const [worker] = workers(store, 1);
+        await worker!.addRequestsBatched([SEED]);
+        const seed = (await worker!.fetchNextRequest())!;
+        worker!.offerLinks([{ url: 'https://www.e.edu/partners/acme.html', anchor: 'Acme visa scholarship' }], parent);
+        await worker!.flushOffers();
+        await worker!.settle(seed);
+        await worker!.markRequestHandled(seed);
+        const acme = (await worker!.fetchNextRequest())!;
+        expect(acme.url).toBe('https://www.e.edu/partners/acme.html');
+        await worker!.settle(acme);
+        await worker!.markRequestHandled(acme);
+        // Then the crawl learns that .html may be dropped: the page's key changes from what the store holds.
+        for (const page of ['x', 'y']) {
+            worker!.trapLearner.observe(`https://www.e.edu/${page}.html`, `Page ${page}`);
+            worker!.trapLearner.observe(`https://www.e.edu/${page}`, `Page ${page}`);
+        }
+        expect(worker!.trapLearner.keyOf('https://www.e.edu/partners/acme.html')).not.toBe(acme.uniqueKey);
+        worker!.offerLinks([{ url: 'https://www.e.edu/partners/acme.html', anchor: 'Acme visa scholarship' }], { ...parent, url: 'https://www.e.edu/partners/' });
+        await worker!.flushOffers();
+        expect(await worker!.fetchNextRequest()).toBeNull();
+        expect((await store.status()).charged).toBe(2);
+    });
 });
