@@ -329,8 +329,7 @@ export class SharedRequestManager extends FocusedRequestManager {
 
     /**
      * Every page any worker took (from the crawl's log) and this worker's own: a rule learned since keys them anew, so
-     * that a spelling of one of them offered or leased later is known (it was fetched twice before: the same partner
-     * pages, twice each, in a shared crawl of openehr).
+     * that a spelling of one of them offered or leased later is known, as in one process.
      */
     protected override *takenKeys(): Iterable<string> {
         yield* super.takenKeys();
