@@ -97,9 +97,9 @@ function benchDiverseWorstCase(): void {
     const queue = new BestFirstQueue<null>();
     for (let i = 0; i < ROOM; i += 1) queue.offer(keys[i] as string, urls[i] as string, 1, 0.5 + next() * 0.5, null, ROOM);
     const pops = 2_000;
-    queue.popDiverse(() => 0, 1, () => false); // computes the cluster keys once
+    queue.popDiverse({ scheduled: () => 0, cap: 1, proven: () => false }); // computes the cluster keys once
     const stopwatch = new Stopwatch();
-    for (let i = 0; i < pops; i += 1) queue.popDiverse(() => 1, 1, () => false);
+    for (let i = 0; i < pops; i += 1) queue.popDiverse({ scheduled: () => 1, cap: 1, proven: () => false });
     const { cpuSeconds } = stopwatch.stop();
     const microseconds = (cpuSeconds / pops) * 1e6;
     console.log(

@@ -918,9 +918,9 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         // others, every poll parked up to MAX_BUSY_POPS of them, and the crawl became a fixed list after ~10 pages).
         const busy: Array<{ key: string; url: string; depth: number; score: number; signal: FrontierEntry }> = [];
         let found: { entry: FrontierEntry; score: number } | undefined;
-        const { scheduled, cap, proven } = this.diversityRule();
+        const rule = this.diversityRule();
         for (let i = 0; i < MAX_BUSY_POPS && queue.size > 0; i++) {
-            const popped = queue.popDiverse(scheduled, cap, proven);
+            const popped = queue.popDiverse(rule);
             if (!popped) break;
             const host = politenessHost(popped.url);
             this.changeQueued(host, -1);

@@ -169,24 +169,20 @@ export class BestFirstQueue<S> implements Iterable<QueueItem<S>> {
 
     /**
      * Removes and returns the best link while spreading the budget over clusters ({@link clusterKey}).
-     * A cluster is full when `scheduled(cluster) ≥ cap` and it is not `proven`. Only links scoring at
+     * A cluster is full when `rule.scheduled(cluster) ≥ rule.cap` and it is not `rule.proven`. Only links scoring at
      * least {@link DIVERSITY_RATIO} × the best score may jump the queue:
      * 1. if the best link's cluster is not proven, the best link of a proven cluster goes first;
      * 2. else the best link, unless its cluster is full;
      * 3. else the best link of a cluster that is not full, or the best link if there is none.
      */
-    popDiverse(
-        scheduled: (cluster: string) => number,
-        cap: number,
-        proven: (cluster: string) => boolean,
-    ): QueueItem<S> | undefined {
+    popDiverse(rule: DiversityRule): QueueItem<S> | undefined {
         const top = this.ranks.best.top();
         if (top < 0) return undefined;
         const floor = this.ranks.score[top]! * DIVERSITY_RATIO;
         const slot = diverseChoice(top, (candidate) => this.clusterOf(candidate), (accept) => {
             const found = this.bestWhere(floor, accept);
             return found >= 0 ? found : undefined;
-        }, { scheduled, cap, proven });
+        }, rule);
         return this.take(slot);
     }
 

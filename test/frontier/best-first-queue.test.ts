@@ -45,15 +45,15 @@ describe('BestFirstQueue (pagesift queue.rs behaviours)', () => {
         q.offer('3', url('/study/intl'), 1, 0.6, null, 10);
         q.offer('4', url('/about'), 1, 0.2, null, 10);
         // news has used its cap of 3: study (0.6 ≥ 1.0 × 0.5) goes first, then news again
-        expect(pathOf(q.popDiverse(scheduled, 3, () => false))).toBe('/study/intl');
-        expect(pathOf(q.popDiverse(scheduled, 3, () => false))).toBe('/news/1');
+        expect(pathOf(q.popDiverse({ scheduled, cap: 3, proven: () => false }))).toBe('/study/intl');
+        expect(pathOf(q.popDiverse({ scheduled, cap: 3, proven: () => false }))).toBe('/news/1');
         // about (0.2) is below the floor 0.45 and may not jump the queue
-        expect(pathOf(q.popDiverse(scheduled, 3, () => false))).toBe('/news/2');
+        expect(pathOf(q.popDiverse({ scheduled, cap: 3, proven: () => false }))).toBe('/news/2');
 
         const proven = new BestFirstQueue<null>();
         proven.offer('1', url('/news/1'), 1, 1.0, null, 10);
         proven.offer('3', url('/study/intl'), 1, 0.6, null, 10);
-        expect(pathOf(proven.popDiverse(scheduled, 3, (c) => c === 'e.com/news'))).toBe('/news/1');
+        expect(pathOf(proven.popDiverse({ scheduled, cap: 3, proven: (c) => c === 'e.com/news' }))).toBe('/news/1');
     });
 
     it('diverse pop exploits a proven cluster above the floor before an unproven top', () => {
@@ -63,10 +63,10 @@ describe('BestFirstQueue (pagesift queue.rs behaviours)', () => {
         q.offer('3', url('/visa/a'), 1, 0.4, null, 10);
         const isStudy = (c: string): boolean => c === 'e.com/study';
         const isVisa = (c: string): boolean => c === 'e.com/visa';
-        expect(pathOf(q.popDiverse(() => 0, 3, isStudy))).toBe('/study/a');
+        expect(pathOf(q.popDiverse({ scheduled: () => 0, cap: 3, proven: isStudy }))).toBe('/study/a');
         // visa is proven but 0.4 < 1.0 × DIVERSITY_RATIO: the top goes
         expect(DIVERSITY_RATIO).toBe(0.5);
-        expect(pathOf(q.popDiverse(() => 0, 3, isVisa))).toBe('/news/1');
+        expect(pathOf(q.popDiverse({ scheduled: () => 0, cap: 3, proven: isVisa }))).toBe('/news/1');
     });
 
     it('diverse pop takes the top when every cluster above the floor is full', () => {
@@ -74,7 +74,7 @@ describe('BestFirstQueue (pagesift queue.rs behaviours)', () => {
         q.offer('1', url('/news/1'), 1, 1.0, null, 10);
         q.offer('2', url('/news/2'), 1, 0.9, null, 10);
         q.offer('3', url('/about'), 1, 0.1, null, 10);
-        expect(pathOf(q.popDiverse(() => 5, 3, () => false))).toBe('/news/1');
+        expect(pathOf(q.popDiverse({ scheduled: () => 5, cap: 3, proven: () => false }))).toBe('/news/1');
     });
 
     it('picks from a best-first list (a shared store\'s top links) what the diverse pop would take, for random queues and counts', () => {
@@ -96,7 +96,7 @@ describe('BestFirstQueue (pagesift queue.rs behaviours)', () => {
                     const listed = [...links.entries()]
                         .map(([i, [cluster, score]]) => ({ key: String(i), url: url(`${clusters[cluster]}/${i}`), score: score / 10 }))
                         .sort((a, b) => b.score - a.score || Number(a.key) - Number(b.key));
-                    expect(pickDiverse(listed, rule)?.key).toBe(queue.popDiverse(rule.scheduled, rule.cap, rule.proven)?.key);
+                    expect(pickDiverse(listed, rule)?.key).toBe(queue.popDiverse(rule)?.key);
                 },
             ),
         );
@@ -183,11 +183,11 @@ function apply(queue: BestFirstQueue<number>, op: Op): unknown {
         case 'pop':
             return queue.pop();
         case 'diverse':
-            return queue.popDiverse(
-                (c) => ((op.scheduledMask >> clusterIndex(c)) & 1) * 3,
-                op.cap,
-                (c) => ((op.provenMask >> clusterIndex(c)) & 1) === 1,
-            );
+            return queue.popDiverse({
+                scheduled: (c) => ((op.scheduledMask >> clusterIndex(c)) & 1) * 3,
+                cap: op.cap,
+                proven: (c) => ((op.provenMask >> clusterIndex(c)) & 1) === 1,
+            });
         case 'delete':
             return queue.delete(String(op.key));
         case 'rescore':
