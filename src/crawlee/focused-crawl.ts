@@ -393,7 +393,7 @@ export class FocusedCrawl {
             },
         };
         this.manager = shared
-            ? new SharedRequestManager({ ...managerOptions, ...shared })
+            ? new SharedRequestManager({ ...managerOptions, ...shared, catchUp: () => this.learning!.sync() })
             : saved
               ? FocusedRequestManager.fromJSON(saved.manager, managerOptions)
               : new FocusedRequestManager(managerOptions);
@@ -1033,6 +1033,10 @@ export class FocusedCrawl {
     private applyEvent(event: CrawlEvent): void {
         if (event.kind === 'skipped') {
             this.manager.addSkipCounts(event.counts);
+            return;
+        }
+        if (event.kind === 'exploring') {
+            if (this.manager instanceof SharedRequestManager) this.manager.noteRemoteFetch(null, event.url, true);
             return;
         }
         if (this.manager instanceof SharedRequestManager) this.manager.noteRemoteFetch(event.url, event.takenUrl, event.explored === true);

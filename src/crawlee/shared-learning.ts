@@ -60,8 +60,17 @@ export interface SkippedLinksEvent {
     takenUrl?: undefined;
 }
 
-/** What one handled request taught a shared crawl, as its worker logs it with the page's commit. */
-export type CrawlEvent = ReadPageEvent | UnreadPageEvent | FailureEvent | SkippedLinksEvent;
+/** A worker took `url` to explore its section (logged when it is taken, before its page is done). */
+export interface ExploringEvent {
+    kind: 'exploring';
+    worker: string;
+    url: string;
+    explored?: undefined;
+    takenUrl?: undefined;
+}
+
+/** What one handled request taught a shared crawl, as its worker logs it with the page's commit (or, for an exploration, when it is taken). */
+export type CrawlEvent = ReadPageEvent | UnreadPageEvent | FailureEvent | SkippedLinksEvent | ExploringEvent;
 
 export interface SharedLearningOptions {
     /** Events read per call to the store at most. @default 200 */

@@ -276,6 +276,13 @@ export interface FrontierStore<P = unknown> {
      */
     commit(lease: LeaseRef, outcome: CommitOutcome, events?: ReadonlyArray<unknown>, item?: unknown): Promise<CommitResult>;
 
+    /**
+     * Appends `events` to the crawl's event log while the lease is held, without ending it: what a worker starts on (an
+     * exploration pick) is known to every worker before the page is done. `stale` if the lease is no longer the
+     * caller's; nothing is logged then.
+     */
+    announce(lease: LeaseRef, events: ReadonlyArray<unknown>): Promise<CommitResult>;
+
     /** The owed page's item is written: it is owed no more. `stale` if another worker claimed it meanwhile. */
     acknowledgeDelivery(ref: LeaseRef): Promise<CommitResult>;
 

@@ -206,6 +206,12 @@ export class InProcessFrontier<P = unknown> {
         return 'ok';
     }
 
+    announce(ref: LeaseRef, events: ReadonlyArray<unknown>): CommitResult {
+        if (!this.heldBy(ref)) return 'stale';
+        for (const event of events) this.events.push(copyJson(event));
+        return 'ok';
+    }
+
     acknowledgeDelivery(ref: LeaseRef): CommitResult {
         if (!this.owedBy(ref)) return 'stale';
         this.owed.delete(ref.key);
@@ -378,6 +384,10 @@ export class MemoryFrontierStore<P = unknown> implements FrontierStore<P> {
 
     async commit(lease: LeaseRef, outcome: CommitOutcome, events?: ReadonlyArray<unknown>, item?: unknown): Promise<CommitResult> {
         return this.frontier.commit(lease, outcome, events, item);
+    }
+
+    async announce(lease: LeaseRef, events: ReadonlyArray<unknown>): Promise<CommitResult> {
+        return this.frontier.announce(lease, events);
     }
 
     async acknowledgeDelivery(ref: LeaseRef): Promise<CommitResult> {

@@ -215,6 +215,10 @@ export class RedisFrontierStore<P = unknown> implements FrontierStore<P> {
         return (await this.run('cfCommit', [lease.key, String(lease.token), outcome, this.options.leaseMillis, itemJson, ...events.map((event) => JSON.stringify(event))])) as CommitResult;
     }
 
+    async announce(lease: LeaseRef, events: ReadonlyArray<unknown>): Promise<CommitResult> {
+        return (await this.run('cfAnnounce', [lease.key, String(lease.token), ...events.map((event) => JSON.stringify(event))])) as CommitResult;
+    }
+
     async acknowledgeDelivery(ref: LeaseRef): Promise<CommitResult> {
         return (await this.run('cfAcknowledge', [ref.key, String(ref.token)])) as CommitResult;
     }

@@ -367,6 +367,13 @@ return out
 `;
 
 /** Returns {fresh, requeued, leased, counters as a flat HGETALL list, stopReason or '', owed}, read in one step. */
+/** ARGV: key, token, then one JSON string per event to log. Returns 'ok', or 'stale' (nothing logged). */
+const ANNOUNCE = `
+local key, token = ARGV[1], ARGV[2]
+if not holds(key, token) then return 'stale' end
+for i = 3, #ARGV do redis.call('XADD', K_events, '*', 'e', ARGV[i]) end
+return 'ok'
+`;
 const STATUS = `
 return {
   redis.call('ZCARD', K_fresh), redis.call('ZCARD', K_requeued), redis.call('ZCARD', K_leases),
@@ -380,6 +387,7 @@ export const FRONTIER_SCRIPTS = {
     cfLease: LEASE,
     cfExtend: EXTEND,
     cfCommit: COMMIT,
+    cfAnnounce: ANNOUNCE,
     cfAcknowledge: ACKNOWLEDGE,
     cfClaimDeliveries: CLAIM_DELIVERIES,
     cfRetry: RETRY,

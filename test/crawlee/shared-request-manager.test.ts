@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { Focus, FocusedRequestManager, LOG_START, MemoryFrontierStore, SharedRequestManager } from '../../src/index.js';
 import type { FetchedEntry, FrontierEntry } from '../../src/index.js';
+import { SharedLearning } from '../../src/crawlee/shared-learning.js';
 
 const SEED = 'https://www.e.edu/';
 const parent = { url: SEED, depth: 0, relevance: 0.2, isHub: false };
@@ -270,5 +271,67 @@ describe('SharedRequestManager', () => {
         await worker!.flushOffers();
         expect(await worker!.fetchNextRequest()).toBeNull();
         expect((await store.status()).charged).toBe(2);
+    });
+    it('fetches a page queued under its canonical key by a worker that knows a rewrite rule this one has not learned yet', async () => {
+        const store = new MemoryFrontierStore<FetchedEntry>({ maxPages: 10 });
+        const [a, b] = workers(store, 2);
+        const acme = 'https://www.e.edu/partners/acme.html';
+        await b!.addRequestsBatched([SEED]);
+        const seed = (await b!.fetchNextRequest())!;
+        b!.offerLinks([{ url: acme, anchor: 'Acme visa scholarship' }], parent);
+        await b!.flushOffers();
+        await b!.settle(seed);
+        await b!.markRequestHandled(seed);
+        // Worker a has learned that .html may be dropped, and does what it does with a leased spelling under an old key:
+        // queues the page under its canonical key and drops the old one.
+        for (const page of ['x', 'y']) {
+            a!.trapLearner.observe(`https://www.e.edu/${page}.html`, `Page ${page}`);
+            a!.trapLearner.observe(`https://www.e.edu/${page}`, `Page ${page}`);
+        }
+        const [old] = (await store.lease('a', 1)).leases;
+        const canonicalKey = a!.trapLearner.keyOf(acme);
+        expect(canonicalKey).not.toBe(old!.key);
+        expect((await store.enqueue([{ ...old!, key: canonicalKey, payload: { ...old!.payload, uniqueKey: canonicalKey } }])).outcomes).toEqual(['queued']);
+        await store.commit(old!, 'dropped');
+        // Worker b knows the old key, and no rule maps one key to the other: the page is fetched, not dropped again.
+        const request = await b!.fetchNextRequest();
+        expect(request?.url).toBe(acme);
+        expect(b!.skippedCounts()['duplicate-spelling'] ?? 0).toBe(0);
+    });
+
+    it('announces an exploration when it is taken, so that a worker exploring at the same moment opens another section', async () => {
+        const links = [
+            ...Array.from({ length: 24 }, (_, i) => ({ url: `https://www.e.edu/international/visa-scholarship-${i}`, anchor: `Visa and scholarship ${i}` })),
+            { url: 'https://www.e.edu/news/', anchor: 'News' },
+            { url: 'https://www.e.edu/news/scholarships-for-visa-holders', anchor: 'New scholarships for visa holders' },
+            { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' },
+        ];
+        const focus = () => new Focus('visa scholarship', { seedUrls: [SEED] });
+        const store = new MemoryFrontierStore<FetchedEntry>({ maxPages: 50, maxInFlightPerHost: 50 });
+        const a = new SharedRequestManager({ focus: focus(), store, workerId: 'a', maxPages: 50 });
+        // Worker b replays the log before it picks, as a worker of a FocusedCrawl does.
+        let learning: SharedLearning | null = null;
+        const b = new SharedRequestManager({ focus: focus(), store, workerId: 'b', maxPages: 50, catchUp: () => learning!.sync() });
+        learning = new SharedLearning(store, 'b', (event) => {
+            if (event.kind === 'exploring') b.noteRemoteFetch(null, event.url, true);
+        });
+        await a.addRequestsBatched([SEED]);
+        await b.addRequestsBatched([SEED]); // every worker adds the seeds (its exploration scope)
+        const seed = (await a.fetchNextRequest())!;
+        a.offerLinks(links, parent);
+        await a.flushOffers();
+        await a.settle(seed);
+        await a.markRequestHandled(seed);
+        const take = async (worker: SharedRequestManager): Promise<string> => {
+            const request = (await worker.fetchNextRequest())!;
+            return new URL(request.url).pathname; // held, not handled: its page is not done when the other worker picks
+        };
+        for (let i = 0; i < 8; i++) await take(a);
+        for (let i = 0; i < 9; i++) await take(b);
+        expect(await take(a)).toBe('/news/'); // each worker's tenth page explores
+        expect(await take(b)).toBe('/campus/map');
+        expect([a.explorations, b.explorations]).toEqual([1, 2]); // b counts a's exploration too
+        const logged = (await store.readEvents(LOG_START, 10)).map(({ event }) => event as { kind: string; worker: string });
+        expect(logged.map(({ kind, worker }) => `${kind} ${worker}`)).toEqual(['exploring a', 'exploring b']);
     });
 });

@@ -366,6 +366,29 @@ export function frontierStoreContract(name: string, newCrawl: ContractCrawlFacto
             expect((await one!.readEvents(log[2]!.id, 10)).map((entry) => entry.event)).toEqual([{ page: 'c', by: 'fast' }]);
         });
 
+        it('logs what a lease holder announces before its commit, and nothing from a worker whose lease was handed out again', async () => {
+            const [one, two] = await crawl({ leaseMillis: 300 }, 2);
+            await one!.enqueue([offer('a', 2), offer('b', 1)]);
+            const [a] = (await one!.lease('one', 1)).leases;
+            const [b] = (await two!.lease('two', 1)).leases;
+            expect(await one!.announce(a!, [{ exploring: 'a' }])).toBe('ok');
+            expect(await two!.commit(b!, 'done', [{ page: 'b' }])).toBe('ok');
+            // The lease is still held: the commit that follows logs after the announcement, and counts.
+            expect(await one!.commit(a!, 'done', [{ page: 'a' }])).toBe('ok');
+            expect((await two!.readEvents(LOG_START, 10)).map((entry) => entry.event)).toEqual([{ exploring: 'a' }, { page: 'b' }, { page: 'a' }]);
+            // After the commit the lease is no longer held, nor is a lease that expired and was handed out again.
+            expect(await one!.announce(a!, [{ exploring: 'late' }])).toBe('stale');
+            await one!.enqueue([offer('c', 1)]);
+            const [slow] = (await one!.lease('slow', 1)).leases;
+            await sleep(450);
+            const [fast] = (await two!.lease('fast', 1)).leases;
+            expect(fast!.key).toBe(slow!.key);
+            expect(await one!.announce(slow!, [{ exploring: 'c', by: 'slow' }])).toBe('stale');
+            expect(await two!.announce(fast!, [{ exploring: 'c', by: 'fast' }])).toBe('ok');
+            expect((await one!.readEvents(LOG_START, 10)).map((entry) => entry.event).slice(3)).toEqual([{ exploring: 'c', by: 'fast' }]);
+            expect((await one!.status()).stale).toBe(0);
+        });
+
         it('hands out the fresh URLs a worker prefers before better ones, after requeued ones, if their host is free', async () => {
             const [store] = await crawl({ maxInFlightPerHost: 1 });
             await store!.enqueue([offer('top', 9), offer('low', 1, 'd.test'), offer('busy', 0.5, 'b.test'), offer('other', 4, 'b.test'), offer('retry', 3, 'c.test')]);
