@@ -354,9 +354,10 @@ export class SharedRequestManager extends FocusedRequestManager {
             return false;
         }
         // No rule of this worker touches the URL: the key differs because the worker that queued it knew a rule this
-        // one has not replayed yet, and that key stands. Taken for another spelling, the page was dropped by each
-        // worker in turn and fetched by none (a news listing's second page, 4 workers).
-        if (canonical === entry.url && key === dedupKey(entry.url)) return false;
+        // one has not replayed yet, and unless this worker knows the page was taken, that key stands. Dropped as
+        // another spelling, the page was dropped by each worker in turn and fetched by none (a news listing's second
+        // page, 4 workers).
+        if (canonical === entry.url && key === dedupKey(entry.url) && !this.handled.has(key) && !this.takenPageKeys.has(key)) return false;
         const replacement: FetchedEntry = { ...entry, url: canonical, uniqueKey: key };
         const [outcome] = this.known.has(key) ? ['duplicate'] : (await this.store.enqueue([{ ...lease, key, url: canonical, payload: replacement }])).outcomes;
         if (outcome === 'rejected') {

@@ -272,7 +272,7 @@ describe('SharedRequestManager', () => {
         expect(await worker!.fetchNextRequest()).toBeNull();
         expect((await store.status()).charged).toBe(2);
     });
-    it('fetches a page queued under its canonical key by a worker that knows a rewrite rule this one has not learned yet', async () => {
+    it('fetches a page queued under its canonical key by a worker with a rewrite rule this one has not learned, unless it took that page', async () => {
         const store = new MemoryFrontierStore<FetchedEntry>({ maxPages: 10 });
         const [a, b] = workers(store, 2);
         const acme = 'https://www.e.edu/partners/acme.html';
@@ -294,9 +294,24 @@ describe('SharedRequestManager', () => {
         expect((await store.enqueue([{ ...old!, key: canonicalKey, payload: { ...old!.payload, uniqueKey: canonicalKey } }])).outcomes).toEqual(['queued']);
         await store.commit(old!, 'dropped');
         // Worker b knows the old key, and no rule maps one key to the other: the page is fetched, not dropped again.
-        const request = await b!.fetchNextRequest();
-        expect(request?.url).toBe(acme);
+        const request = (await b!.fetchNextRequest())!;
+        expect(request.url).toBe(acme);
         expect(b!.skippedCounts()['duplicate-spelling'] ?? 0).toBe(0);
+        await b!.settle(request);
+        await b!.markRequestHandled(request);
+        // But a page b took is not fetched again under the key of a worker that had not heard of it yet.
+        const beta = 'https://www.e.edu/partners/beta.html';
+        b!.offerLinks([{ url: beta, anchor: 'Beta visa scholarship' }], parent);
+        await b!.flushOffers();
+        const taken = (await b!.fetchNextRequest())!;
+        expect(taken.url).toBe(beta);
+        await b!.settle(taken);
+        await b!.markRequestHandled(taken);
+        const betaKey = a!.trapLearner.keyOf(beta);
+        expect(betaKey).not.toBe(taken.uniqueKey);
+        expect((await store.enqueue([{ ...old!, key: betaKey, url: beta, payload: { ...old!.payload, url: beta, uniqueKey: betaKey } }])).outcomes).toEqual(['queued']);
+        expect(await b!.fetchNextRequest()).toBeNull();
+        expect(b!.skippedCounts()['duplicate-spelling']).toBe(1);
     });
 
     it('announces an exploration when it is taken, so that a worker exploring at the same moment opens another section', async () => {
