@@ -84,7 +84,8 @@ interface HeldLease {
  * - When the model moves, the best queued URLs are re-scored in the store ({@link rescoreIfDue}).
  *
  * - Every tenth lease is an exploration pick, as in one process ({@link explorationPick}); the others keep the cluster
- *   cap, as in one process ({@link diversePick}).
+ *   cap, as in one process ({@link diversePick}). An exploration is announced in the log when it is leased, so that
+ *   no other worker explores the same section meanwhile.
  *
  * - A request that failed for good is committed by {@link settleFailed}, after the failed-request handler logged why;
  *   one never sent is `dropped`, its charge back to the budget.
