@@ -1035,11 +1035,8 @@ export class FocusedCrawl {
             this.manager.addSkipCounts(event.counts);
             return;
         }
-        if (event.kind === 'exploring') {
-            if (this.manager instanceof SharedRequestManager) this.manager.noteRemoteFetch(null, event.url, true);
-            return;
-        }
         if (this.manager instanceof SharedRequestManager) this.manager.noteRemoteFetch(event.url, event.takenUrl, event.explored === true);
+        if (event.kind === 'exploring') return;
         if (event.kind === 'failure') {
             this.countFailure(event.reason, event.url ?? undefined);
             return;

@@ -60,13 +60,13 @@ export interface SkippedLinksEvent {
     takenUrl?: undefined;
 }
 
-/** A worker took `url` to explore its section (logged when it is taken, before its page is done). */
+/** A worker took `takenUrl` to explore its section (logged when it is taken, before its page is done). */
 export interface ExploringEvent {
     kind: 'exploring';
     worker: string;
-    url: string;
-    explored?: undefined;
-    takenUrl?: undefined;
+    url: null;
+    explored: true;
+    takenUrl: string;
 }
 
 /** What one handled request taught a shared crawl, as its worker logs it with the page's commit (or, for an exploration, when it is taken). */

@@ -6,6 +6,7 @@ import type { ExplorationCandidate, FrontierLease, FrontierOffer, FrontierStatus
 import { dedupKey, shapeKey } from '../url/index.js';
 import { FOREFRONT_SCORE, FocusedRequestManager, politenessHost } from './request-manager.js';
 import type { Discovery, FetchedEntry, FocusedRequestManagerOptions, FrontierEntry, FrontierSkipReason, StallState } from './request-manager.js';
+import type { ExploringEvent } from './shared-learning.js';
 
 type OperationInfo = Awaited<ReturnType<IRequestManager['addRequest']>>;
 
@@ -31,8 +32,8 @@ const FAILED_SETTLE_GRACE_MILLIS = 5_000;
 /**
  * Pages handled by a worker between two re-scorings of the shared queue at most: every page, as one process re-scores
  * on every change. Every fifth page left the store's order and its promotions from the reserve a few pages behind the
- * model: recall 0.87 / 0.89 / 0.80 with 1, 2 and 4 workers against 0.89 / 0.91 / 0.87 re-scoring every page (openehr
- * industry partners, `bench:focus --workers`), for about one more round trip per page.
+ * model: recall 0.87 / 0.89 / 0.80 with 1, 2 and 4 workers against 0.88 / 0.90 / 0.85 re-scoring every page (means of
+ * 7, 7 and 37 runs; openehr industry partners, `bench:focus --workers`), for about one more round trip per page.
  */
 const RESCORE_EVERY_PAGES = 1;
 
@@ -295,7 +296,8 @@ export class SharedRequestManager extends FocusedRequestManager {
                 // than when the page is done: workers that learned of an exploration only from its page explored one
                 // section up to five times over (openehr industry partners, 4 workers).
                 this.noteSectionFetch(lease.url, true);
-                await this.store.announce(lease, [{ kind: 'exploring', worker: this.workerId, url: lease.url }]);
+                const announcement: ExploringEvent = { kind: 'exploring', worker: this.workerId, url: null, explored: true, takenUrl: lease.url };
+                await this.store.announce(lease, [announcement]);
             }
             return lease;
         }

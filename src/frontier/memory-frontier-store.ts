@@ -200,16 +200,20 @@ export class InProcessFrontier<P = unknown> {
         }
         this.release(held);
         this.finish(ref.key, outcome);
-        // Copied through JSON, as the Redis store stores them: a replayed event never aliases the committer's objects.
-        for (const event of events) this.events.push(copyJson(event));
+        this.log(events);
         if (outcome === 'done' && item !== undefined) this.owed.set(ref.key, { token: ref.token, item: copyJson(item), deadline: this.now() + this.options.leaseMillis });
         return 'ok';
     }
 
     announce(ref: LeaseRef, events: ReadonlyArray<unknown>): CommitResult {
         if (!this.heldBy(ref)) return 'stale';
-        for (const event of events) this.events.push(copyJson(event));
+        this.log(events);
         return 'ok';
+    }
+
+    /** Copied through JSON, as the Redis store stores them: a replayed event never aliases its logger's objects. */
+    private log(events: ReadonlyArray<unknown>): void {
+        for (const event of events) this.events.push(copyJson(event));
     }
 
     acknowledgeDelivery(ref: LeaseRef): CommitResult {

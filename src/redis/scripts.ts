@@ -77,6 +77,11 @@ local function owes(key, token)
   return redis.call('HGET', K_owedToken, key) == token
 end
 
+-- Appends ARGV[first..] to the event log, one JSON event each.
+local function log_events(first)
+  for i = first, #ARGV do redis.call('XADD', K_events, '*', 'e', ARGV[i]) end
+end
+
 -- The fence of commit and retry: a worker whose lease was handed out again changes nothing, and is counted.
 local function fenced_out(key, token)
   if holds(key, token) then return false end
@@ -265,7 +270,7 @@ local key, token, outcome, item = ARGV[1], ARGV[2], ARGV[3], ARGV[5]
 if fenced_out(key, token) then return 'stale' end
 end_lease(key)
 finish(key, outcome)
-for i = 6, #ARGV do redis.call('XADD', K_events, '*', 'e', ARGV[i]) end
+log_events(6)
 if outcome == 'done' and item ~= '' then
   redis.call('HSET', K_owed, key, item)
   redis.call('HSET', K_owedToken, key, token)
@@ -366,14 +371,15 @@ end
 return out
 `;
 
-/** Returns {fresh, requeued, leased, counters as a flat HGETALL list, stopReason or '', owed}, read in one step. */
 /** ARGV: key, token, then one JSON string per event to log. Returns 'ok', or 'stale' (nothing logged). */
 const ANNOUNCE = `
 local key, token = ARGV[1], ARGV[2]
 if not holds(key, token) then return 'stale' end
-for i = 3, #ARGV do redis.call('XADD', K_events, '*', 'e', ARGV[i]) end
+log_events(3)
 return 'ok'
 `;
+
+/** Returns {fresh, requeued, leased, counters as a flat HGETALL list, stopReason or '', owed}, read in one step. */
 const STATUS = `
 return {
   redis.call('ZCARD', K_fresh), redis.call('ZCARD', K_requeued), redis.call('ZCARD', K_leases),

@@ -29,6 +29,21 @@ async function takeAfterSeed(manager: FocusedRequestManager, links: Array<{ url:
     return taken;
 }
 
+/** `count` links of one cluster that the query ranks high: `/international/visa-scholarship-<i>`. */
+function internationalLinks(count: number): Array<{ url: string; anchor: string }> {
+    return Array.from({ length: count }, (_, i) => ({ url: `https://www.e.edu/international/visa-scholarship-${i}`, anchor: `Visa and scholarship ${i}` }));
+}
+
+/** The same crawl in one process and by one shared worker: the pages each takes after the seed, in order. */
+async function inProcessAndShared(links: Array<{ url: string; anchor: string }>, maxPages: number, count: number) {
+    const alone = new FocusedRequestManager({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), maxPages });
+    const inProcess = await takeAfterSeed(alone, links, count);
+    const store = new MemoryFrontierStore<FetchedEntry>({ maxPages });
+    const worker = new SharedRequestManager({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), store, workerId: 'w0', maxPages });
+    const shared = await takeAfterSeed(worker, links, count);
+    return { alone, inProcess, worker, shared };
+}
+
 describe('SharedRequestManager', () => {
     it('hands each page to one worker only, within one budget, best first, and finishes when the store does', async () => {
         const store = new MemoryFrontierStore<FetchedEntry>({ maxPages: 4 });
@@ -181,16 +196,12 @@ describe('SharedRequestManager', () => {
         // maxPages 20: a cluster may take 2 pages (10 %) until it proves itself. The campus links score as high as the
         // international ones but come later, so best first alone would take all five international pages first.
         const links = [
-            ...[0, 1, 2, 3, 4].map((i) => ({ url: `https://www.e.edu/international/visa-scholarship-${i}`, anchor: `Visa and scholarship ${i}` })),
+            ...internationalLinks(5),
             { url: 'https://www.e.edu/campus/visa-scholarship-office', anchor: 'Visa and scholarship office' },
             { url: 'https://www.e.edu/campus/visa-scholarship-fund', anchor: 'Visa and scholarship fund' },
             { url: 'https://www.e.edu/about/history', anchor: 'History' },
         ];
-        const alone = new FocusedRequestManager({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), maxPages: 20 });
-        const inProcess = await takeAfterSeed(alone, links, 6);
-        const store = new MemoryFrontierStore<FetchedEntry>({ maxPages: 20 });
-        const worker = new SharedRequestManager({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), store, workerId: 'w0', maxPages: 20 });
-        const shared = await takeAfterSeed(worker, links, 6);
+        const { inProcess, worker, shared } = await inProcessAndShared(links, 20, 6);
         expect(inProcess.slice(0, 2).every((path) => path.startsWith('/international/'))).toBe(true);
         expect(inProcess[2]).toMatch(/^\/campus\//); // the cap: international has taken its 2 pages
         expect(shared).toEqual(inProcess);
@@ -200,16 +211,12 @@ describe('SharedRequestManager', () => {
     it('explores through a section entry it set aside for room, as one process does, and counts only that pick as exploring', async () => {
         // maxPages 12: the seed leaves room for 11 links, so the news index (a menu link, demoted as news) is set aside.
         const links = [
-            ...Array.from({ length: 14 }, (_, i) => ({ url: `https://www.e.edu/international/visa-scholarship-${i}`, anchor: `Visa and scholarship ${i}` })),
+            ...internationalLinks(14),
             { url: 'https://www.e.edu/news/scholarships-for-visa-holders', anchor: 'New scholarships for visa holders' },
             { url: 'https://www.e.edu/news/', anchor: 'News' },
             { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' },
         ];
-        const alone = new FocusedRequestManager({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), maxPages: 12 });
-        const inProcess = await takeAfterSeed(alone, links, 9);
-        const store = new MemoryFrontierStore<FetchedEntry>({ maxPages: 12 });
-        const worker = new SharedRequestManager({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), store, workerId: 'w0', maxPages: 12 });
-        const shared = await takeAfterSeed(worker, links, 9);
+        const { alone, inProcess, worker, shared } = await inProcessAndShared(links, 12, 9);
         expect(alone.skippedCounts()['frontier-full']).toBeGreaterThan(0);
         expect(inProcess[8]).toBe('/news/'); // the 10th page of the crawl explores, through the entry set aside
         expect(shared).toEqual(inProcess);
@@ -231,7 +238,7 @@ describe('SharedRequestManager', () => {
         const seed = (await worker.fetchNextRequest())!;
         worker.offerLinks(
             [
-                ...[0, 1, 2, 3, 4].map((i) => ({ url: `https://www.e.edu/international/visa-scholarship-${i}`, anchor: `Visa and scholarship ${i}` })),
+                ...internationalLinks(5),
                 { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' },
             ],
             parent,
@@ -316,7 +323,7 @@ describe('SharedRequestManager', () => {
 
     it('announces an exploration when it is taken, so that a worker exploring at the same moment opens another section', async () => {
         const links = [
-            ...Array.from({ length: 24 }, (_, i) => ({ url: `https://www.e.edu/international/visa-scholarship-${i}`, anchor: `Visa and scholarship ${i}` })),
+            ...internationalLinks(24),
             { url: 'https://www.e.edu/news/', anchor: 'News' },
             { url: 'https://www.e.edu/news/scholarships-for-visa-holders', anchor: 'New scholarships for visa holders' },
             { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' },
@@ -328,7 +335,7 @@ describe('SharedRequestManager', () => {
         let learning: SharedLearning | null = null;
         const b = new SharedRequestManager({ focus: focus(), store, workerId: 'b', maxPages: 50, catchUp: () => learning!.sync() });
         learning = new SharedLearning(store, 'b', (event) => {
-            if (event.kind === 'exploring') b.noteRemoteFetch(null, event.url, true);
+            if (event.kind === 'exploring') b.noteRemoteFetch(event.url, event.takenUrl, event.explored);
         });
         await a.addRequestsBatched([SEED]);
         await b.addRequestsBatched([SEED]); // every worker adds the seeds (its exploration scope)
