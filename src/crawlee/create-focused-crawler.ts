@@ -3,7 +3,7 @@ import type { CrawlingContext } from 'crawlee';
 import type { Page } from 'playwright';
 
 import { InsecureHttpClient, ProxiedAdaptivePlaywrightCrawler } from './adaptive-crawler.js';
-import { CHROMIUM_ARGS, chromiumExecutable, trackDataRequests } from './browser.js';
+import { CHROMIUM_ARGS, chromiumExecutable, mediaBlockingArgs, trackDataRequests } from './browser.js';
 import { DOCUMENT_MIME_TYPES } from '../extract/documents/index.js';
 import { FocusedCrawl } from './focused-crawl.js';
 import type { FocusedCrawlOptions } from './focused-crawl.js';
@@ -16,7 +16,7 @@ export type CrawlMode = 'browser' | 'http' | 'adaptive';
 export interface BrowserOptions {
     /** Chromium to launch. @default `CRAWLEE_DEFAULT_BROWSER_PATH`, else /usr/bin/chromium when installed */
     executablePath?: string;
-    /** Extra Chromium flags, after {@link CHROMIUM_ARGS}. @default [] */
+    /** Extra Chromium flags, after {@link CHROMIUM_ARGS} and the media flags (a `--blink-settings` here replaces ours). @default [] */
     args?: string[];
     /** @default true */
     headless?: boolean;
@@ -140,13 +140,19 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
         // The page hook waits for a quiet DOM itself; 'load' would add a wait for every image.
         if (gotoOptions) gotoOptions.waitUntil = 'domcontentloaded';
     };
-    const browserArgs = [...CHROMIUM_ARGS, ...(options.ignoreHttpsErrors ? ['--ignore-certificate-errors'] : []), ...(options.browser?.args ?? [])];
+    const headless = options.browser?.headless ?? true;
+    const browserArgs = [
+        ...CHROMIUM_ARGS,
+        ...(options.ignoreHttpsErrors ? ['--ignore-certificate-errors'] : []),
+        ...(options.blockMedia === false ? [] : mediaBlockingArgs(headless)),
+        ...(options.browser?.args ?? []), // last: a flag of the user's wins
+    ];
     const browserOptions = {
         launchContext: {
             launchOptions: {
                 executablePath: chromiumExecutable(options.browser?.executablePath),
                 args: browserArgs,
-                headless: options.browser?.headless ?? true,
+                headless,
             },
             userAgent,
         },

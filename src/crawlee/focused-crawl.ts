@@ -121,7 +121,9 @@ export interface FocusedCrawlOptions {
     domSettleTimeoutMillis?: number;
     /**
      * Browser pages: images, fonts and media are not downloaded. They carry no text or links (an image's alt text is in
-     * the DOM either way), and loading them cost Chromium and the network more than any other subresource.
+     * the DOM either way), and loading them cost Chromium and the network more than any other subresource. Chromium is
+     * launched not to request images and web fonts at all (`mediaBlockingArgs`); what it still requests of them, and
+     * audio and video, is failed at the request.
      * @default true
      */
     blockMedia?: boolean;
@@ -626,9 +628,9 @@ export class FocusedCrawl {
     /**
      * Keeps the page's main frame in scope: a navigation there (a script setting `location`, a meta refresh) to a host
      * outside the scope is answered 204 before it is sent, so the page stays, and a redirect to one is failed before
-     * it is followed. With `blockMedia`, images, fonts and media are failed at their request too. Only those and
-     * documents are paused (Chromium's Fetch domain), so the page's scripts, styles and data load as they would without
-     * crawlee-focus; a `page.route` matcher would send every request through Node first.
+     * it is followed. With `blockMedia`, images, fonts and media that Chromium still requests are failed there. Only
+     * those and documents are paused (Chromium's Fetch domain), so the page's scripts, styles and data load as they
+     * would without crawlee-focus; a `page.route` matcher would send every request through Node first.
      */
     private async guardBrowserPage(context: CrawlingContext, page: import('playwright').Page): Promise<void> {
         const cdp = await page.context().newCDPSession(page);

@@ -78,11 +78,14 @@ describe('browser mode reads pages without their media', () => {
         site = await startSite({
             '/': page(
                 'Observatory',
-                `<style>@font-face { font-family: Star; src: url(/star.woff2); } body { font-family: Star; }</style>
+                `<style>@font-face { font-family: Star; src: url(/star.woff2); } body { font-family: Star; } main { background: url(/sky.png); }</style>
                  <main><h1>Telescope observatory</h1><p>Telescope nights for everyone.</p>
-                 <a href="/telescopes/dome"><img src="/dome.png" alt="The telescope dome"></a></main>`,
+                 <a href="/telescopes/dome"><img src="/dome.png" alt="The telescope dome"></a>
+                 <p id="pointer"></p>
+                 <script>document.getElementById('pointer').textContent = 'Pointer hover ' + matchMedia('(hover: hover)').matches + ', fine ' + matchMedia('(pointer: fine)').matches;</script></main>`,
             ),
             '/dome.png': (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(png),
+            '/sky.png': (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(png),
             '/star.woff2': (_req, res) => void res.writeHead(200, { 'content-type': 'font/woff2' }).end(Buffer.alloc(64)),
             '/telescopes/dome': page('Telescope dome', '<main><h1>Telescope dome</h1><p>The telescope dome opens at night.</p></main>'),
         });
@@ -102,17 +105,27 @@ describe('browser mode reads pages without their media', () => {
         });
         await focused.run();
         const { items } = await (await Dataset.open(undefined, { config: focused.focus.config })).getData();
-        return items.map((item) => new URL(String(item.url)).pathname).sort();
+        return {
+            paths: items.map((item) => new URL(String(item.url)).pathname).sort(),
+            home: String(items.find((item) => new URL(String(item.url)).pathname === '/')?.markdown ?? ''),
+        };
     };
 
     it('downloads no image or font by default, and still follows an image link by its alt text', async () => {
-        expect(await crawl()).toEqual(['/', '/telescopes/dome']);
+        const { paths, home } = await crawl();
+        expect(paths).toEqual(['/', '/telescopes/dome']);
         expect(site.hits('/dome.png')).toBe(0);
+        expect(site.hits('/sky.png')).toBe(0);
         expect(site.hits('/star.woff2')).toBe(0);
+        // The flag that turns images off must keep Playwright's headless pointer, which pages may test for.
+        expect(home).toContain('Pointer hover true, fine true');
     }, 90_000);
 
     it('downloads them with blockMedia: false', async () => {
-        expect(await crawl(false)).toEqual(['/', '/telescopes/dome']);
+        const { paths, home } = await crawl(false);
+        expect(paths).toEqual(['/', '/telescopes/dome']);
         expect(site.hits('/dome.png')).toBeGreaterThan(0);
+        expect(site.hits('/sky.png')).toBeGreaterThan(0);
+        expect(home).toContain('Pointer hover true, fine true');
     }, 90_000);
 });
