@@ -9,7 +9,7 @@ import { COST_PAGES, COST_ROUNDS, formatCost, measureCost } from './cost.js';
 import type { CostResult } from './cost.js';
 import { CRAWLERS, crawlerInfo } from './crawlers.js';
 import type { CrawlerKind } from './crawlers.js';
-import { RESULTS_DIR, loadLabels } from './paths.js';
+import { REPO_ROOT, RESULTS_DIR, loadLabels } from './paths.js';
 import { BUDGETS, planRuns, selectLabels, sourceHash } from './plan.js';
 import type { PlanFilters } from './plan.js';
 import { calibrationTable, formatRow, fullTable, resultRows, summaryTable } from './report.js';
@@ -44,7 +44,7 @@ const USAGE = `npm run bench:focus [-- options]
   --focus-mode <m>     crawlee-focus on browser (default), http or adaptive; non-browser runs are cached apart
   --repeat <n>         crawl each crawlee-focus run n times (its order varies with timing); tables show the mean
                        and the range, charts the first crawl (default 1)
-  --fresh              crawl again even when a run is cached
+  --fresh              crawl again even when a run is cached (and draw the cost list anew)
   --report-only        crawl nothing: tabulate the cached runs (missing ones are listed)
   --src <hash>         use crawlee-focus runs cached for this src/ hash instead of the current one
   --no-cost            skip the cost-ratio measurement
@@ -326,12 +326,38 @@ function previousCost(): CostResult | null {
 }
 
 /**
- * The cost ratio on the first selected label, from the first pages of one of its crawlee-focus runs (the adaptive
- * stop may end a run before {@link COST_PAGES}; then a `stop: 'never'` run supplies them, crawled if not cached).
+ * The list the cost bench crawls, kept in the repository so that its ratio compares across sessions: drawn anew from
+ * each code's own crawl, the list moved the ratio by more than the bar's margin (1.35× and 1.20× for one code).
+ */
+const PINNED_COST_LIST = path.join(REPO_ROOT, 'bench', 'focus', 'cost-list.json');
+
+interface PinnedCostList {
+    labelId: string;
+    /** The run whose first pages these are. */
+    drawnFrom: string;
+    urls: string[];
+}
+
+function pinnedCostList(labelId: string): PinnedCostList | null {
+    if (!existsSync(PINNED_COST_LIST)) return null;
+    const pinned = JSON.parse(readFileSync(PINNED_COST_LIST, 'utf8')) as PinnedCostList;
+    return pinned.labelId === labelId && pinned.urls.length === COST_PAGES ? pinned : null;
+}
+
+/**
+ * The cost ratio on the first selected label, on the pinned list (`bench/focus/cost-list.json`) when it is that
+ * label's. Otherwise, or with `--fresh`, on the first pages of one of the label's crawlee-focus runs (the adaptive
+ * stop may end a run before {@link COST_PAGES}; then a `stop: 'never'` run supplies them, crawled if not cached),
+ * which then become the pinned list.
  */
 async function runCost(scored: ScoredRun[], selected: ReturnType<typeof loadLabels>, src: string, fresh: boolean, rounds: number): Promise<CostResult> {
     const label = selected[0];
     if (!label) throw new Error('The cost ratio needs a label: widen --site/--query.');
+    const pinned = fresh ? null : pinnedCostList(label.id);
+    if (pinned) {
+        console.log(`Cost ratio on ${label.id} (${rounds} rounds of 3 crawls of the pinned list, bench/focus/cost-list.json: the first ${COST_PAGES} pages of ${pinned.drawnFrom}):`);
+        return saveCost(await measureCost(label, pinned.urls, (line) => console.log(line), rounds));
+    }
     const long = (one: ScoredRun) => one.label.id === label.id && one.finished.run.crawler.startsWith('focus') && one.score.pageUrls.length >= COST_PAGES;
     let source = scored.find(long);
     for (const run of planRuns([label], { crawlers: ['focus-never'], budgets: [100, 200] }, src)) {
@@ -344,8 +370,13 @@ async function runCost(scored: ScoredRun[], selected: ReturnType<typeof loadLabe
         const [run] = planRuns([label], { crawlers: ['focus-never'], budgets: [100] }, src);
         source = await scoreRun(await executeRun(run!, { fresh }), label, [100]);
     }
-    console.log(`Cost ratio on ${label.id} (${rounds} rounds of 3 crawls of the first ${COST_PAGES} pages of ${source.finished.run.id}):`);
-    const cost = await measureCost(label, source.score.pageUrls, (line) => console.log(line), rounds);
+    const urls = source.score.pageUrls.slice(0, COST_PAGES);
+    writeFileSync(PINNED_COST_LIST, `${JSON.stringify({ labelId: label.id, drawnFrom: source.finished.run.id, urls } satisfies PinnedCostList, null, 1)}\n`);
+    console.log(`Cost ratio on ${label.id} (${rounds} rounds of 3 crawls of the first ${COST_PAGES} pages of ${source.finished.run.id}, now pinned in bench/focus/cost-list.json):`);
+    return saveCost(await measureCost(label, urls, (line) => console.log(line), rounds));
+}
+
+function saveCost(cost: CostResult): CostResult {
     writeFileSync(path.join(RESULTS_DIR, 'cost.json'), `${JSON.stringify(cost, null, 1)}\n`);
     return cost;
 }
