@@ -36,7 +36,12 @@ export const COST_ROUNDS = 2;
  * drift in machine load hits every variant alike and plain and crawlee-focus runs sit side by side in each round.
  */
 export function costOrder(rounds: number): Array<{ round: number; variant: Variant }> {
-    return Array.from({ length: rounds }, (_, round) => (round % 2 === 0 ? VARIANT_ORDER : [...VARIANT_ORDER].reverse()).map((variant) => ({ round, variant }))).flat();
+    return alternatingRounds(VARIANT_ORDER, rounds).map(({ round, item }) => ({ round, variant: item }));
+}
+
+/** Every item once per round, in the given order in even rounds and reversed in odd ones (ABC CBA ABC …). */
+export function alternatingRounds<T>(items: readonly T[], rounds: number): Array<{ round: number; item: T }> {
+    return Array.from({ length: rounds }, (_, round) => (round % 2 === 0 ? items : [...items].reverse()).map((item) => ({ round, item }))).flat();
 }
 
 /**

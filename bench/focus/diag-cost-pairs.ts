@@ -7,6 +7,7 @@
 import path from 'node:path';
 
 import { median } from '../measure.js';
+import { COST_CONCURRENCY, COST_PAGES, alternatingRounds } from './cost.js';
 import { crawlInChild } from './runner.js';
 import { scoreLog } from './score.js';
 import { RUNS_DIR, loadLabels } from './paths.js';
@@ -15,23 +16,20 @@ const rounds = Number(process.argv[2] ?? 4);
 const variants: Array<{ name: string; kind: 'playwright-list' | 'focus-list'; env: Record<string, string> }> = JSON.parse(process.argv[3]!);
 const sourceLog = process.argv[4]!;
 const label = loadLabels().find((l) => l.id === 'acl2020--dialogue-systems')!;
-const list = (await scoreLog(sourceLog, label, [100])).pageUrls.slice(0, 60);
+const list = (await scoreLog(sourceLog, label, [100])).pageUrls.slice(0, COST_PAGES);
 const results: Record<string, number[]> = {};
 const cpu: Record<string, Array<{ node: number; children: number }>> = {};
 const phases: Record<string, Array<Record<string, number>>> = {};
-for (let r = 0; r < rounds; r++) {
-    const order = r % 2 === 0 ? variants : [...variants].reverse();
-    for (const v of order) {
-        for (const k of Object.keys(process.env)) if (k.startsWith('X_')) delete process.env[k];
-        Object.assign(process.env, v.env);
-        const dir = path.join(RUNS_DIR, 'cost-pairs', `${v.name}-${r}`);
-        const outcome = await crawlInChild({ kind: v.kind, startUrls: list, query: label.query, budget: list.length, maxConcurrency: 4, minConcurrency: 4 }, dir);
-        if (outcome.error) throw new Error(outcome.error);
-        (results[v.name] ??= []).push(outcome.wallMillis / 1000);
-        if (outcome.cpuSeconds) (cpu[v.name] ??= []).push(outcome.cpuSeconds);
-        if (outcome.report?.timings) (phases[v.name] ??= []).push(outcome.report.timings.millisPerPage);
-        console.log(`round ${r} ${v.name}: ${(outcome.wallMillis / 1000).toFixed(1)} s cpu ${JSON.stringify(outcome.cpuSeconds)}`);
-    }
+for (const { round: r, item: v } of alternatingRounds(variants, rounds)) {
+    for (const k of Object.keys(process.env)) if (k.startsWith('X_')) delete process.env[k];
+    Object.assign(process.env, v.env);
+    const dir = path.join(RUNS_DIR, 'cost-pairs', `${v.name}-${r}`);
+    const outcome = await crawlInChild({ kind: v.kind, startUrls: list, query: label.query, budget: list.length, maxConcurrency: COST_CONCURRENCY, minConcurrency: COST_CONCURRENCY }, dir);
+    if (outcome.error) throw new Error(outcome.error);
+    (results[v.name] ??= []).push(outcome.wallMillis / 1000);
+    if (outcome.cpuSeconds) (cpu[v.name] ??= []).push(outcome.cpuSeconds);
+    if (outcome.report?.timings) (phases[v.name] ??= []).push(outcome.report.timings.millisPerPage);
+    console.log(`round ${r} ${v.name}: ${(outcome.wallMillis / 1000).toFixed(1)} s cpu ${JSON.stringify(outcome.cpuSeconds)}`);
 }
 const plain = results['plain']!;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
