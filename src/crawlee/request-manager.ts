@@ -958,7 +958,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     }
 
     /**
-     * Whether the host may not take another request now. A host waits for its robots.txt; given a URL of it, the
+     * Whether the host may not take another request now. A host none of whose requests has ended takes one at a time
+     * (`HostSchedule`), so a subdomain that is down costs one page of the budget. A host waits for its robots.txt; given a URL of it, the
      * file is requested if nobody has yet (a request restored from a snapshot may be the first of its host this
      * run), so a wait always has a fetch behind it.
      */
@@ -1057,6 +1058,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         this.lastActivityAt = Date.now();
         const flight = this.release(id) ?? this.dropRetry(id); // a request the watchdog reclaimed may finish after all
         const uniqueKey = flight?.entry.uniqueKey ?? request.uniqueKey;
+        this.hosts.answered(flight?.host ?? politenessHost(request.url));
         const wasAlreadyHandled = this.handled.has(uniqueKey);
         this.handled.add(uniqueKey);
         this.known.add(uniqueKey);

@@ -188,6 +188,11 @@ export interface FrontierStoreOptions {
     leaseMillis?: number;
     /** Leases out per host at most, across all workers. @default 4 */
     maxInFlightPerHost?: number;
+    /**
+     * Leases out at most for a host none of whose leases has ended done or failed yet: a host that is down, or missing
+     * from a capture, then fails one page of the budget before every worker knows it, not a burst. @default 1
+     */
+    maxInFlightPerNewHost?: number;
     /** Minimum time between two leases of the same host, in ms; `setHostDelay` raises it per host. @default 0 */
     minDelayPerHostMillis?: number;
     /** Fetch attempts of a URL at most; the retry after the last one marks it failed. @default 3 */
@@ -201,6 +206,7 @@ export const DEFAULT_FRONTIER_STORE_OPTIONS: ResolvedFrontierStoreOptions = Obje
     maxQueued: 100_000,
     leaseMillis: 60_000,
     maxInFlightPerHost: 4,
+    maxInFlightPerNewHost: 1,
     minDelayPerHostMillis: 0,
     maxAttempts: 3,
 });
@@ -213,7 +219,7 @@ export function resolveFrontierStoreOptions(options: FrontierStoreOptions = {}):
         const value = options[name];
         if (value !== undefined) resolved[name] = value;
     }
-    const positive: Array<keyof FrontierStoreOptions> = ['leaseMillis', 'maxInFlightPerHost', 'maxAttempts'];
+    const positive: Array<keyof FrontierStoreOptions> = ['leaseMillis', 'maxInFlightPerHost', 'maxInFlightPerNewHost', 'maxAttempts'];
     for (const name of positive) {
         if (!(resolved[name] >= 1) || !Number.isInteger(resolved[name])) throw new RangeError(`${name} must be an integer ≥ 1, got ${resolved[name]}`);
     }

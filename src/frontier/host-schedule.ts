@@ -6,10 +6,20 @@
 export class HostSchedule {
     readonly #inFlight = new Map<string, number>();
     readonly #nextAllowedAt = new Map<string, number>();
+    /** Hosts one of whose requests has ended with an answer ({@link answered}). */
+    readonly #answered = new Set<string>();
 
-    /** @param maxInFlight Requests one host may have in flight at once. */
-    constructor(readonly maxInFlight: number) {
+    /**
+     * @param maxInFlight Requests one host may have in flight at once.
+     * @param maxInFlightUntilAnswered The same for a host none of whose requests has ended yet: a host that is down,
+     *   or missing from a capture, then fails that many pages of the budget before it is known, not a whole burst.
+     */
+    constructor(
+        readonly maxInFlight: number,
+        readonly maxInFlightUntilAnswered = 1,
+    ) {
         if (!(maxInFlight >= 1)) throw new RangeError(`HostSchedule needs maxInFlight ≥ 1, got ${maxInFlight}.`);
+        if (!(maxInFlightUntilAnswered >= 1)) throw new RangeError(`HostSchedule needs maxInFlightUntilAnswered ≥ 1, got ${maxInFlightUntilAnswered}.`);
     }
 
     /** Requests the host has in flight. */
@@ -17,9 +27,15 @@ export class HostSchedule {
         return this.#inFlight.get(host) ?? 0;
     }
 
-    /** True when the host is at its in-flight limit. */
+    /** True when the host is at its in-flight limit (the lower one until it has answered). */
     isFull(host: string): boolean {
-        return this.inFlight(host) >= this.maxInFlight;
+        const limit = this.#answered.has(host) ? this.maxInFlight : Math.min(this.maxInFlight, this.maxInFlightUntilAnswered);
+        return this.inFlight(host) >= limit;
+    }
+
+    /** A request to the host ended with the host's answer (a page, an error status, a failure for good). */
+    answered(host: string): void {
+        this.#answered.add(host);
     }
 
     /** The time before which the host must not be asked (0 when it may be asked now). */

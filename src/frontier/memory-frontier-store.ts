@@ -77,7 +77,7 @@ export class InProcessFrontier<P = unknown> {
         this.options = resolveFrontierStoreOptions(storeOptions);
         this.crawlId = crawlId ?? 'in-process';
         this.now = now ?? Date.now;
-        this.hosts = new HostSchedule(this.options.maxInFlightPerHost);
+        this.hosts = new HostSchedule(this.options.maxInFlightPerHost, this.options.maxInFlightPerNewHost);
     }
 
     claimIdentity(identity: CrawlIdentity): void {
@@ -199,6 +199,7 @@ export class InProcessFrontier<P = unknown> {
             return 'stale';
         }
         this.release(held);
+        if (outcome !== 'dropped') this.hosts.answered(held.offer.host);
         this.finish(ref.key, outcome);
         this.log(events);
         if (outcome === 'done' && item !== undefined) this.owed.set(ref.key, { token: ref.token, item: copyJson(item), deadline: this.now() + this.options.leaseMillis });
@@ -270,6 +271,7 @@ export class InProcessFrontier<P = unknown> {
         this.release(held);
         const attempts = (this.attempts.get(ref.key) ?? 0) + 1;
         if (attempts >= this.options.maxAttempts) {
+            this.hosts.answered(held.offer.host);
             this.finish(ref.key, 'failed');
             return 'failed';
         }

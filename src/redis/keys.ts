@@ -47,6 +47,8 @@ export const FRONTIER_KEY_NAMES = [
     'owedToken',
     /** ZSET of owed keys by deadline (server ms): past it, another worker may claim the delivery. */
     'owedDue',
+    /** SET of hosts one of whose leases ended done or failed; any other host gets one lease at a time. */
+    'hostAnswered',
 ] as const;
 
 export type FrontierKeyName = (typeof FRONTIER_KEY_NAMES)[number];

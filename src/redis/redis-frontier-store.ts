@@ -177,7 +177,7 @@ export class RedisFrontierStore<P = unknown> implements FrontierStore<P> {
 
     async lease(workerId: string, max: number, prefer: ReadonlyArray<string> = []): Promise<LeaseBatch<P>> {
         if (!(max >= 1)) throw new RangeError(`lease() needs max ≥ 1, got ${max}`);
-        const { leaseMillis, maxPages, maxInFlightPerHost, minDelayPerHostMillis } = this.options;
+        const { leaseMillis, maxPages, maxInFlightPerHost, maxInFlightPerNewHost, minDelayPerHostMillis } = this.options;
         const [status, wait, stopReason, rows] = (await this.run('cfLease', [
             workerId,
             Math.floor(max),
@@ -187,6 +187,7 @@ export class RedisFrontierStore<P = unknown> implements FrontierStore<P> {
             minDelayPerHostMillis,
             this.scanWindow,
             this.reclaimBatch,
+            maxInFlightPerNewHost,
             ...prefer.slice(0, this.enqueueBatch),
         ])) as [LeaseStatus, string, string, string[][]];
         const leases = rows.map(([key, token, json, host, score, attempts, deadline]): FrontierLease<P> => ({

@@ -36,6 +36,7 @@ local function end_lease(key)
   redis.call('HDEL', K_leaseWorker, key)
   local host = redis.call('HGET', K_host, key)
   if redis.call('HINCRBY', K_hostInFlight, host, -1) <= 0 then redis.call('HDEL', K_hostInFlight, host) end
+  return host
 end
 
 -- Back in the queue with its charge, at the score it was leased with.
@@ -155,7 +156,7 @@ return { outcomes, evicted }
 
 /**
  * ARGV: workerId, max, leaseMillis, budget, maxInFlightPerHost, minDelayPerHostMillis, scanWindow, reclaimBatch,
- * then the fresh keys the caller prefers.
+ * maxInFlightPerNewHost, then the fresh keys the caller prefers.
  * Returns {status, waitMillis or '', stopReason or '', leases}; each lease is
  * {key, token, entryJson, host, score, attempts, deadline}.
  */
@@ -163,6 +164,7 @@ const LEASE = `
 local worker, max, lease_ms = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local budget, max_in_flight, min_delay = limit(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local window, reclaim_batch = tonumber(ARGV[7]), tonumber(ARGV[8])
+local max_in_flight_new = math.min(max_in_flight, tonumber(ARGV[9]))
 local now = now_ms()
 reclaim(now, reclaim_batch)
 local stop = redis.call('GET', K_stop)
@@ -175,7 +177,10 @@ local function fresh_open()
 end
 
 local function host_free(host)
-  if tonumber(redis.call('HGET', K_hostInFlight, host) or '0') >= max_in_flight then return false end
+  -- a host none of whose leases ended done or failed takes fewer: a dead one then fails one page, not a burst
+  local cap = max_in_flight
+  if redis.call('SISMEMBER', K_hostAnswered, host) == 0 then cap = max_in_flight_new end
+  if tonumber(redis.call('HGET', K_hostInFlight, host) or '0') >= cap then return false end
   local next_at = tonumber(redis.call('HGET', K_hostNext, host) or '0')
   if next_at > now then
     if not earliest or next_at < earliest then earliest = next_at end
@@ -218,8 +223,8 @@ local function take_best(queue, fresh)
 end
 
 take_best(K_requeued, false)
--- ARGV[9..]: fresh keys the caller prefers, in its order
-for i = 9, #ARGV do
+-- ARGV[10..]: fresh keys the caller prefers, in its order
+for i = 10, #ARGV do
   if #leases >= max or not fresh_open() then break end
   local key = ARGV[i]
   if redis.call('HGET', K_state, key) == 'q' and host_free(redis.call('HGET', K_host, key)) then
@@ -268,7 +273,8 @@ return deadlines
 const COMMIT = `
 local key, token, outcome, item = ARGV[1], ARGV[2], ARGV[3], ARGV[5]
 if fenced_out(key, token) then return 'stale' end
-end_lease(key)
+local host = end_lease(key)
+if outcome ~= 'dropped' then redis.call('SADD', K_hostAnswered, host) end
 finish(key, outcome)
 log_events(6)
 if outcome == 'done' and item ~= '' then
@@ -311,8 +317,9 @@ return out
 const RETRY = `
 local key, token = ARGV[1], ARGV[2]
 if fenced_out(key, token) then return 'stale' end
-end_lease(key)
+local host = end_lease(key)
 if redis.call('HINCRBY', K_attempts, key, 1) >= tonumber(ARGV[3]) then
+  redis.call('SADD', K_hostAnswered, host)
   finish(key, 'failed')
   return 'failed'
 end

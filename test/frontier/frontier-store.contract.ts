@@ -43,9 +43,12 @@ export function frontierStoreContract(name: string, newCrawl: ContractCrawlFacto
             await Promise.all(opened.splice(0).map((store) => store.close()));
         });
 
-        /** A crawl and `clients` clients of it. */
+        /**
+         * A crawl and `clients` clients of it. A new host gets as many leases as any other unless a test asks for the
+         * new-host limit: most tests lease several URLs of one host before any of them ends.
+         */
         async function crawl(options: FrontierStoreOptions = {}, clients = 1): Promise<Array<FrontierStore<TestPayload>>> {
-            const handle = await newCrawl(options);
+            const handle = await newCrawl({ maxInFlightPerNewHost: options.maxInFlightPerHost ?? 4, ...options });
             const stores: Array<FrontierStore<TestPayload>> = [];
             for (let i = 0; i < clients; i++) stores.push(await handle.open());
             opened.push(...stores);
@@ -135,6 +138,20 @@ export function frontierStoreContract(name: string, newCrawl: ContractCrawlFacto
             expect(blocked).toMatchObject({ leases: [], status: 'busy', waitMillis: null });
             expect(await two!.commit(second.leases[0]!, 'done')).toBe('ok');
             expect((await one!.lease('w1', 10)).leases.map((l) => l.key)).toEqual(['a3']);
+        });
+
+        it('gives a host none of whose leases has ended one lease at a time, across workers, until one ends done or failed', async () => {
+            const [one, two] = await crawl({ maxInFlightPerHost: 3, maxInFlightPerNewHost: 1 }, 2);
+            await one!.enqueue([...[1, 2, 3, 4].map((i) => offer(`a${i}`, 10 - i, 'a.test')), offer('b1', 1, 'b.test')]);
+            const first = await one!.lease('w1', 10);
+            expect(first.leases.map((l) => l.key)).toEqual(['a1', 'b1']);
+            expect((await two!.lease('w2', 10)).leases).toEqual([]);
+            // a page given back unfetched is no answer
+            expect(await one!.commit(first.leases[0]!, 'dropped')).toBe('ok');
+            const probe = await two!.lease('w2', 10);
+            expect(probe.leases.map((l) => l.key)).toEqual(['a2']);
+            expect(await two!.commit(probe.leases[0]!, 'failed')).toBe('ok');
+            expect((await one!.lease('w1', 10)).leases.map((l) => l.key)).toEqual(['a3', 'a4']);
         });
 
         it('spaces leases of a host by its delay, its Crawl-delay and its back-off', async () => {

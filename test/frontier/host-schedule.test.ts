@@ -5,6 +5,7 @@ import { HostSchedule } from '../../src/frontier/host-schedule.js';
 describe('HostSchedule', () => {
     it('holds a host at its in-flight limit and frees it as requests end', () => {
         const hosts = new HostSchedule(2);
+        hosts.answered('a');
         hosts.start('a', 0);
         expect(hosts.isFree('a', 0)).toBe(true);
         hosts.start('a', 0);
@@ -32,7 +33,24 @@ describe('HostSchedule', () => {
         expect(hosts.latestWait(100, 6000)).toBe(5000);
     });
 
+    it('gives a host one request at a time until one of its requests has ended', () => {
+        const hosts = new HostSchedule(4);
+        hosts.start('new', 0);
+        expect(hosts.isFull('new')).toBe(true); // a host that may be down risks one page, not four
+        hosts.finish('new');
+        hosts.answered('new');
+        hosts.start('new', 0);
+        hosts.start('new', 0);
+        expect(hosts.isFull('new')).toBe(false);
+        const wider = new HostSchedule(4, 2);
+        wider.start('b', 0);
+        expect(wider.isFull('b')).toBe(false);
+        wider.start('b', 0);
+        expect(wider.isFull('b')).toBe(true);
+    });
+
     it('refuses a limit below one request', () => {
         expect(() => new HostSchedule(0)).toThrow(/maxInFlight ≥ 1/);
+        expect(() => new HostSchedule(4, 0)).toThrow(/maxInFlightUntilAnswered ≥ 1/);
     });
 });

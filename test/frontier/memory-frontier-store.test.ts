@@ -42,7 +42,7 @@ describe('LeaseHeartbeat', () => {
             { options: store.options, extend: (leases) => (extendCalls++, store.extend(leases)) },
             { onLost: (lease) => lost.push(lease.key) },
         );
-        await store.enqueue([offer('a', 2), offer('b', 1)]);
+        await store.enqueue([offer('a', 2), offer('b', 1, 'b.test')]);
         const [a, b] = (await store.lease('w1', 2)).leases;
         heartbeat.add(a!);
         heartbeat.add(b!);
