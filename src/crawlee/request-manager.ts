@@ -202,6 +202,8 @@ export interface FocusedRequestManagerState {
     sectionFetches?: Array<[string, number]>;
     /** New links revealed per directory (absent before it was kept). */
     discovery?: DiscoveryYieldJSON;
+    /** Hosts one of whose requests has ended: a resumed crawl asks them at full speed (absent before it was kept). */
+    answeredHosts?: string[];
 }
 
 /**
@@ -357,6 +359,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         manager.explorations = state.explorations ?? 0;
         manager.explorationLedger = ExplorationLedger.fromJSON(state.explorationLedger);
         manager.discovery = DiscoveryYield.fromJSON(state.discovery);
+        for (const host of state.answeredHosts ?? []) manager.hosts.answered(host);
         return manager;
     }
 
@@ -1300,6 +1303,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             explorations: this.explorations,
             explorationLedger: this.explorationLedger.toJSON(),
             discovery: this.discovery.toJSON(),
+            answeredHosts: this.hosts.answeredHosts(),
         };
     }
 

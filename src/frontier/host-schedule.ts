@@ -38,6 +38,11 @@ export class HostSchedule {
         this.#answered.add(host);
     }
 
+    /** The hosts that have answered, for a snapshot. */
+    answeredHosts(): string[] {
+        return [...this.#answered];
+    }
+
     /** The time before which the host must not be asked (0 when it may be asked now). */
     allowedAt(host: string): number {
         return this.#nextAllowedAt.get(host) ?? 0;
