@@ -9,11 +9,11 @@ import type {
     Source,
 } from 'crawlee';
 
-import { BestFirstQueue, DiscoveryYield, ExplorationLedger, HostSchedule, LinkReserve, SkipTally, TieredQueue, TrapLearner, clusterKey, opensSection, pickExploration, sectionOf } from '../frontier/index.js';
-import type { DiscoveryYieldJSON, DiversityRule, ExplorationCandidate, ExplorationLedgerJSON, LinkReserveJSON } from '../frontier/index.js';
+import { DiscoveryYield, HostSchedule, LinkReserve, PoliteQueue, SectionExploration, SkipTally, TrapLearner, clusterKey, pickExploration, politenessHost } from '../frontier/index.js';
+import type { DiscoveryYieldJSON, DiversityRule, ExplorationCandidate, ExplorationLedgerJSON, LinkReserveJSON, PoliteGate, RankedEntry } from '../frontier/index.js';
 import { addCounts, continuesListing, expectedCount, NO_LINKS } from '../focus/index.js';
 import type { ExpectedCount, Focus, FrontierLinks, LinkSignal } from '../focus/index.js';
-import { cleanUrl, dedupKey, hostOrNull, shapeKey, skipReason, UrlGlobs } from '../url/index.js';
+import { CrawlScope, cleanUrl, dedupKey, shapeKey, skipReason, UrlGlobs } from '../url/index.js';
 import type { SkipOptions, SkipReason } from '../url/index.js';
 import { requestIdOf } from './request-id.js';
 import type { RobotsCache } from './robots-cache.js';
@@ -141,8 +141,6 @@ const DEMOTED_TEMPLATE_FACTOR = 0.01;
 const UNPROVEN_SCORE = 1e-9;
 /** Score of requests added with `forefront: true`: ahead of any scored link. */
 export const FOREFRONT_SCORE = 1e6;
-/** Entries popped per fetch while looking for a host that is not busy; bounds the parking lot. */
-const MAX_BUSY_POPS = 16;
 /** §9.2 [I]: cluster cap ≈ max(2, ⌈limit/10⌉). */
 const CLUSTER_CAP_SHARE = 0.1;
 
@@ -243,10 +241,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     private readonly maxDepth: number;
     private readonly globs: UrlGlobs;
     protected readonly robots: RobotsCache | null;
-    private bestFirst: BestFirstQueue<FrontierEntry> | null;
-    private tiered: TieredQueue<FrontierEntry> | null;
-    /** Popped entries whose host was busy, best first. Counted as queued. */
-    private parked: Array<{ entry: FrontierEntry; score: number }> = [];
+    /** The queue: best-first with focus, else breadth-first; it hands out only links whose host is free. */
+    private queue: PoliteQueue<FrontierEntry>;
     /** Reclaimed requests (retries, delays), served before the frontier and outside the budget. */
     private retries: InFlight[] = [];
     private readonly inFlight = new Map<string, InFlight>();
@@ -260,13 +256,9 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     protected readonly takenPageKeys = new Set<string>();
     /** Handled requests given back to the budget ({@link refund}). */
     private readonly refunded = new Set<string>();
-    private readonly scopeHosts = new Set<string>();
+    private readonly scope: CrawlScope;
     private readonly clusterScheduled = new Map<string, number>();
     private skips: SkipTally<FrontierSkipReason>;
-    /** Queued (not parked) entries per host, so busy hosts can be recognised without popping. */
-    private readonly queuedPerHost = new Map<string, number>();
-    /** Scope is learned from the seeds unless `allowedHosts` was given. */
-    private readonly scopeFromSeeds: boolean;
     /**
      * Links dropped for want of room (rejected or evicted) or found in a dry subtree. Those dropped for room are what
      * the recall estimate counts as left behind; all of them refill the queue when it runs empty with budget left, and
@@ -278,14 +270,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     protected refilledCount = 0;
     /** New links the pages of each directory revealed: the order of links without evidence. */
     private discovery = new DiscoveryYield();
-    /** Sections of the site (`sectionOf`) exploration counts as opened (`opensSection`). */
-    protected readonly openedSections = new Set<string>();
-    /** Pages fetched so far in each section not yet opened. */
-    private readonly sectionFetches = new Map<string, number>();
-    /** Pages taken by exploration (`FOCUS_REPORT.exploration`). */
-    explorations = 0;
-    /** Sections exploration opened, and which of them paid off: the expected pay of exploring once more. */
-    protected explorationLedger = new ExplorationLedger();
+    /** Sections of the sites fetches have opened, the pages exploration took, and what exploring paid. */
+    protected sections = new SectionExploration();
     private scheduled = 0;
     protected stopped = false;
     /** Set by the stall watchdog: nothing more is handed out, but what was pending stays in the snapshot for a resume. */
@@ -313,10 +299,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         };
         this.hosts = new HostSchedule(this.options.maxRequestsPerHost);
         this.skips = new SkipTally(this.options.samplesPerReason);
-        for (const host of options.allowedHosts ?? []) this.scopeHosts.add(normalizeScopeHost(host));
-        this.scopeFromSeeds = this.scopeHosts.size === 0;
-        this.bestFirst = this.focus ? new BestFirstQueue<FrontierEntry>() : null;
-        this.tiered = this.focus ? null : new TieredQueue<FrontierEntry>(this.trapLearner);
+        this.scope = new CrawlScope(options.allowedHosts, this.options.allowSubdomains);
+        this.queue = this.focus ? PoliteQueue.bestFirst() : PoliteQueue.breadthFirst(this.trapLearner);
         this.seenGeneration = this.trapLearner.generation;
         this.onRequestHandled = options.onRequestHandled;
         this.prepareRequest = options.prepareRequest;
@@ -329,18 +313,12 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     static fromJSON(state: FocusedRequestManagerState, options: FocusedRequestManagerOptions = {}): FocusedRequestManager {
         if (state?.version !== 1) throw new TypeError('Unknown crawlee-focus frontier snapshot; start the crawl afresh (resume: false).');
         const manager = new FocusedRequestManager(options);
-        if (manager.bestFirst) manager.bestFirst = BestFirstQueue.fromJSON(state.queue as never);
-        else manager.tiered = TieredQueue.fromJSON(state.queue as never, manager.trapLearner);
+        manager.queue = PoliteQueue.fromJSON({ queue: state.queue, parked: state.parked }, manager.focus ? null : manager.trapLearner);
         manager.scheduled = state.scheduled;
         for (const key of state.handled) manager.handled.add(key);
         for (const key of state.known) manager.known.add(key);
-        for (const host of state.scopeHosts) manager.scopeHosts.add(host);
-        for (const item of [...(manager.bestFirst ?? manager.tiered!)] as Array<{ url: string }>) {
-            manager.changeQueued(politenessHost(item.url), +1);
-            manager.robots?.policyFor(item.url); // a resumed crawl reads robots.txt afresh
-        }
-        manager.parked = state.parked;
-        for (const { entry } of state.parked) manager.robots?.policyFor(entry.url);
+        manager.scope.restore(state.scopeHosts);
+        for (const url of manager.queue.urls()) manager.robots?.policyFor(url); // a resumed crawl reads robots.txt afresh
         for (const { entry, request } of state.pending) {
             manager.robots?.policyFor(entry.url);
             const restored = manager.toRequest(entry);
@@ -354,10 +332,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         manager.droppedEarlier = state.droppedEarlier ?? NO_LINKS;
         manager.reserve = LinkReserve.fromJSON(state.reserve);
         manager.refilledCount = state.refilled ?? 0;
-        for (const section of state.openedSections ?? []) manager.openedSections.add(section);
-        for (const [section, fetches] of state.sectionFetches ?? []) manager.sectionFetches.set(section, fetches);
-        manager.explorations = state.explorations ?? 0;
-        manager.explorationLedger = ExplorationLedger.fromJSON(state.explorationLedger);
+        manager.sections = SectionExploration.fromJSON(state);
         manager.discovery = DiscoveryYield.fromJSON(state.discovery);
         for (const host of state.answeredHosts ?? []) manager.hosts.answered(host);
         return manager;
@@ -433,13 +408,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         delete userData.__crawlee;
         if (request.label) userData.label = request.label;
         const isSeed = depth === 0;
-        if (isSeed && this.scopeFromSeeds) {
-            try {
-                this.scopeHosts.add(normalizeScopeHost(new URL(request.url).hostname));
-            } catch {
-                // malformed seed: admit() reports it
-            }
-        }
+        if (isSeed) this.scope.addStartUrl(request.url); // a malformed one: admit() reports it
         const result = this.admit(request.url, {
             depth,
             parentUrl: null,
@@ -497,7 +466,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             signal: null,
             userData: how.userData,
         };
-        const scored = this.bestFirst ? how.scoreWith(url)! : null;
+        const scored = this.queue.isBestFirst ? how.scoreWith(url)! : null;
         entry.signal = scored?.signal ?? null;
         if (this.focus && how.depth > 0 && this.focus.isDry(url)) {
             this.reserve.hold(uniqueKey, entry, 'dry-subtree', this.scoreOfEntry);
@@ -516,37 +485,22 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     /**
      * Queues a new entry if there is room, evicting a worse one if need be; what does not fit goes to the reserve.
-     * `score` ranks it in the best-first queue (the tiered queue ranks by itself).
+     * `score` ranks it in the best-first queue (the breadth-first queue ranks by itself).
      */
     protected enqueue(entry: FrontierEntry, score: number): boolean {
-        const { uniqueKey, url } = entry;
-        const room = this.room();
-        if (this.bestFirst) {
-            const offer = this.bestFirst.offer(uniqueKey, url, entry.depth, score, entry, Math.max(0, room));
-            if (offer.kind === 'rejected') {
-                this.noteDropped(uniqueKey, entry);
-                return false;
-            }
-            if (offer.kind === 'evicted') {
-                this.noteDropped(offer.key, offer.signal as FrontierEntry);
-                this.forgetEvicted(offer.key, offer.url);
-            }
-        } else {
-            const tiered = this.tiered!;
-            if (tiered.size >= room) {
-                const evicted = tiered.evictLow();
-                if (!evicted) {
-                    this.noteDropped(uniqueKey, entry);
-                    return false;
-                }
-                this.noteDropped(evicted.payload.uniqueKey, evicted.payload);
-                this.forgetEvicted(evicted.payload.uniqueKey, evicted.url);
-            }
-            tiered.push(url, entry.depth, entry);
+        const offer = this.queue.offer(entry, score, this.room());
+        if (offer.kind === 'rejected') {
+            this.noteDropped(entry.uniqueKey, entry);
+            return false;
         }
-        this.reserve.delete(uniqueKey);
-        this.known.add(uniqueKey);
-        this.changeQueued(politenessHost(url), +1);
+        if (offer.kind === 'evicted') {
+            // An evicted link may be discovered again later, so it leaves the dedup set.
+            this.noteDropped(offer.entry.uniqueKey, offer.entry);
+            this.known.delete(offer.entry.uniqueKey);
+            this.count('evicted', offer.entry.url);
+        }
+        this.reserve.delete(entry.uniqueKey);
+        this.known.add(entry.uniqueKey);
         return true;
     }
 
@@ -573,17 +527,17 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * the higher score, and the signal and provenance that earned it.
      */
     protected raiseIfQueued(uniqueKey: string, url: string, how: Discovery): void {
-        if (!this.bestFirst?.contains(uniqueKey) || how.forefront) return;
+        if (!this.queue.contains(uniqueKey) || how.forefront) return;
         const scored = how.scoreWith(url);
         if (!scored) return;
         const shape = shapeKey(url);
         const entry: FrontierEntry = { url, uniqueKey, depth: how.depth, shape, parentUrl: how.parentUrl, anchorText: how.anchorText, signal: scored.signal, userData: how.userData };
-        this.bestFirst.offer(uniqueKey, url, how.depth, this.adjustForTraps(scored.score, shape, url), entry, Infinity);
+        this.queue.raise(entry, this.adjustForTraps(scored.score, shape, url));
     }
 
     /** Room left in the frontier: what can still be fetched, bounded by `maxFrontierSize`. */
     private room(): number {
-        return Math.min(this.maxPages - this.scheduled, this.options.maxFrontierSize) - this.parked.length;
+        return Math.min(this.maxPages - this.scheduled, this.options.maxFrontierSize) - this.queue.parkedCount;
     }
 
     /** Holds a link that did not fit; the recall estimate counts it as relevant content the crawl leaves behind. */
@@ -615,27 +569,13 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     /** Scores of the links still to be fetched: queued, parked behind a busy host, or waiting for a retry. */
     *queuedScores(): Iterable<number> {
-        if (this.bestFirst) for (const item of this.bestFirst) yield item.score;
-        for (const { score } of this.parked) yield score;
+        yield* this.queue.scores();
         for (const { entry } of this.retries) yield entry.linkScore ?? 0;
     }
 
     /** Scores of the dropped links still held (see {@link droppedEarlier} for the rest). */
     *droppedScores(): Iterable<number> {
         for (const { payload } of this.reserve.links('no-room')) if (payload.signal) yield this.scoreOf(payload);
-    }
-
-    /** An evicted link may be discovered again later, so it leaves the dedup set. */
-    private forgetEvicted(uniqueKey: string, url: string): void {
-        this.known.delete(uniqueKey);
-        this.changeQueued(politenessHost(url), -1);
-        this.count('evicted', url);
-    }
-
-    private changeQueued(host: string, delta: number): void {
-        const count = (this.queuedPerHost.get(host) ?? 0) + delta;
-        if (count > 0) this.queuedPerHost.set(host, count);
-        else this.queuedPerHost.delete(host);
     }
 
     /**
@@ -658,17 +598,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     /** Whether a URL's host is one the crawl may fetch. */
     isInScope(url: string): boolean {
-        if (this.scopeHosts.size === 0) return true;
-        let host: string;
-        try {
-            host = normalizeScopeHost(new URL(url).hostname);
-        } catch {
-            return false;
-        }
-        if (this.scopeHosts.has(host)) return true;
-        if (!this.options.allowSubdomains) return false;
-        for (const allowed of this.scopeHosts) if (host.endsWith(`.${allowed}`)) return true;
-        return false;
+        return this.scope.includes(url);
     }
 
     private skip(reason: FrontierSkipReason, url: string, uniqueKey?: string): { added: false; uniqueKey?: string } {
@@ -735,9 +665,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             if (explored) next = explored;
         }
         if (!next) return undefined;
-        if (!explored) this.parked.splice(this.parked.indexOf(next), 1);
-        else this.explorations++;
-        this.noteSectionOpened(next.entry.url, explored !== undefined);
+        if (!explored) this.queue.unpark(next);
+        this.sections.noteTaken(next.entry.url, explored !== undefined);
         this.scheduled++;
         this.noteClusterTaken(next.entry.url);
         const fetched: FetchedEntry = { ...next.entry, linkScore: this.focus ? next.score : null };
@@ -760,26 +689,12 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      */
     protected exploringPaysMore(score: number): boolean {
         if (!this.focus || this.focus.calibrationSamples === 0) return false;
-        return this.focus.linkProbability(score).high < this.explorationLedger.value();
+        return this.focus.linkProbability(score).high < this.sections.value();
     }
 
     /** A page the focus counts as found (a shared crawl: this worker's or another's): exploration learns what it paid. */
     noteFound(url: string): void {
-        this.explorationLedger.noteFound(url);
-    }
-
-    /** A fetch entered the URL's section (a shared crawl: this worker's or another's). */
-    noteSectionOpened(url: string, explored: boolean): void {
-        const section = sectionOf(url);
-        if (section !== null && explored) this.explorationLedger.noteExplored(section);
-        if (section === null || this.openedSections.has(section)) return;
-        const fetches = (this.sectionFetches.get(section) ?? 0) + 1;
-        if (opensSection(url, explored, fetches)) {
-            this.openedSections.add(section);
-            this.sectionFetches.delete(section);
-        } else {
-            this.sectionFetches.set(section, fetches);
-        }
+        this.sections.noteFound(url);
     }
 
     /**
@@ -787,9 +702,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * subdomain is a site of its own) that no fetch has opened, and it is no failing or trap URL.
      */
     protected isExploratory(entry: FrontierEntry): boolean {
-        const section = sectionOf(entry.url);
-        if (section === null || this.openedSections.has(section)) return false;
-        return this.scopeHosts.has(normalizeScopeHost(politenessHost(entry.url))) && !this.trapLearner.isDemotedUrl(entry.url);
+        return this.sections.isUnopened(entry.url) && this.scope.isStartSite(politenessHost(entry.url)) && !this.trapLearner.isDemotedUrl(entry.url);
     }
 
     /**
@@ -805,14 +718,13 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             const consider = (entry: FrontierEntry, score: number, from: 'queue' | 'reserve'): void => {
                 if (this.isExploratory(entry) && !this.isBusy(politenessHost(entry.url))) candidates.push({ url: entry.url, score: this.explorationRank(entry), item: { entry, from, score } });
             };
-            for (const item of this.bestFirst ?? []) consider(item.signal, item.score, 'queue');
+            for (const { entry, score } of this.queue.ranked()) consider(entry, score, 'queue');
             for (const { payload } of this.reserve.links('no-room')) if (!this.known.has(payload.uniqueKey)) consider(payload, this.scoreOf(payload), 'reserve');
             const picked = pickExploration(candidates);
             if (!picked) return undefined;
             const { entry, from, score } = picked.item;
             if (from === 'queue') {
-                this.bestFirst!.delete(entry.uniqueKey);
-                this.changeQueued(politenessHost(entry.url), -1);
+                this.queue.remove(entry);
             } else {
                 this.reserve.delete(entry.uniqueKey);
                 this.known.add(entry.uniqueKey);
@@ -827,16 +739,27 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * The entry `fetchNextRequest()` would take now, moved to the parking lot; `undefined` when every queued
      * host is busy. `isEmpty()` calls it too, so both agree exactly.
      */
-    private nextTakeable(): { entry: FrontierEntry; score: number } | undefined {
+    private nextTakeable(): RankedEntry<FrontierEntry> | undefined {
         this.refillFromReserve();
         for (;;) {
-            const candidate = this.findTakeable();
+            this.resortIfTrapsChanged();
+            const candidate = this.queue.next(this.gate());
             if (!candidate) return candidate;
             const dropped = this.dropReason(candidate.entry);
             if (!dropped) return candidate;
-            this.parked.splice(this.parked.indexOf(candidate), 1);
+            this.queue.unpark(candidate);
             this.count(dropped, candidate.entry.url);
         }
+    }
+
+    /** What decides which queued link may go out now: free hosts, the cluster cap, and (breadth-first) demoted URLs last. */
+    private gate(): PoliteGate {
+        return {
+            isBusy: (host, url) => this.isBusy(host, url),
+            diversity: this.diversityRule(),
+            // Demoted URLs wait while normal pages are in flight: those may still discover normal links.
+            allowLow: this.inFlight.size === 0 && this.retries.length === 0,
+        };
     }
 
     /** Why a link taken from the frontier is dropped unfetched, or null: it must be checked again whichever way it was taken. */
@@ -889,62 +812,6 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         return this.robots?.policyFor(entry.url)?.isAllowed(entry.url) === false;
     }
 
-    private findTakeable(): { entry: FrontierEntry; score: number } | undefined {
-        this.resortIfTrapsChanged();
-        const parked = this.parked.find((p) => !this.isBusy(politenessHost(p.entry.url), p.entry.url));
-        const queueTop = this.bestFirst?.peekScore();
-        if (parked && (queueTop === undefined || parked.score >= queueTop)) return parked;
-        // A failing parked link (score 0) waits while a better queued link waits for its busy host, as in `popNonBusy`.
-        const fallback = parked && parked.score <= 0 && queueTop !== undefined && queueTop > 0 ? undefined : parked;
-        if (![...this.queuedPerHost.keys()].some((host) => !this.isBusy(host))) return fallback;
-        const popped = this.popNonBusy();
-        if (!popped) return fallback;
-        this.parked.push(popped);
-        this.parked.sort((a, b) => b.score - a.score);
-        return popped;
-    }
-
-    private popNonBusy(): { entry: FrontierEntry; score: number } | undefined {
-        if (this.tiered) {
-            const popped = this.tiered.pop({
-                // Demoted URLs wait while normal pages are in flight: those may still discover normal links.
-                allowLow: this.inFlight.size === 0 && this.retries.length === 0,
-                busy: (host) => this.isBusy(host),
-            });
-            if (!popped) return undefined;
-            this.changeQueued(politenessHost(popped.url), -1);
-            return { entry: popped.payload, score: 0 };
-        }
-        const queue = this.bestFirst!;
-        // Entries of busy hosts go back into the queue: parked, they would keep their score through every re-score,
-        // and take the frontier's room from better links found later (on a site of one host, with links to a few
-        // others, every poll parked up to MAX_BUSY_POPS of them, and the crawl became a fixed list after ~10 pages).
-        const busy: Array<{ key: string; url: string; depth: number; score: number; signal: FrontierEntry }> = [];
-        let found: { entry: FrontierEntry; score: number } | undefined;
-        const rule = this.diversityRule();
-        for (let i = 0; i < MAX_BUSY_POPS && queue.size > 0; i++) {
-            const popped = queue.popDiverse(rule);
-            if (!popped) break;
-            const host = politenessHost(popped.url);
-            this.changeQueued(host, -1);
-            // A failing link (score 0) waits behind better links whose hosts are busy: it is the last resort, not a filler.
-            if (popped.score <= 0 && busy.length > 0) {
-                busy.push(popped);
-                break;
-            }
-            if (!this.isBusy(host, popped.url)) {
-                found = { entry: popped.signal, score: popped.score };
-                break;
-            }
-            busy.push(popped);
-        }
-        for (const item of busy) {
-            queue.offer(item.key, item.url, item.depth, item.score, item.signal, Infinity);
-            this.changeQueued(politenessHost(item.url), +1);
-        }
-        return found;
-    }
-
     /** A page of the URL's cluster was taken: it counts towards the cluster's cap ({@link diversityRule}). */
     protected noteClusterTaken(url: string): void {
         const cluster = clusterKey(url);
@@ -985,15 +852,9 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /** Recomputes every queued score from its stored signal (term weights or the link model moved). */
     rescore(): void {
         const focus = this.focus;
-        if (!focus || !this.bestFirst) return;
-        this.bestFirst.rescore((entry) => (entry.signal ? this.adjustForTraps(focus.score(entry.signal), entry.shape, entry.url) : 0));
-        // Parked entries (popped while their host was busy) are ranked against the queue top by their score: it must
-        // follow too, or a host that started failing (or a template demoted meanwhile) is served at its old score.
-        for (const parked of this.parked) {
-            if (parked.entry.signal && parked.score < FOREFRONT_SCORE) parked.score = this.adjustForTraps(focus.score(parked.entry.signal), parked.entry.shape, parked.entry.url);
-        }
-        this.parked.sort((a, b) => b.score - a.score);
-        this.unparkFailing();
+        if (!focus || !this.queue.isBestFirst) return;
+        const failing = this.queue.rescore((entry) => (entry.signal ? this.adjustForTraps(focus.score(entry.signal), entry.shape, entry.url) : undefined), FOREFRONT_SCORE);
+        this.unparkFailing(failing);
         this.promoteFromReserve();
     }
 
@@ -1002,11 +863,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * set aside for want of room, instead of being handed out before them once the queue runs dry. A 50-page crawl
      * spent its last page on a subdomain known to be missing while 268 links waited in the reserve.
      */
-    private unparkFailing(): void {
-        const failing = this.parked.filter((parked) => parked.score <= 0);
-        if (failing.length === 0) return;
-        this.parked = this.parked.filter((parked) => parked.score > 0);
-        for (const { entry } of failing) {
+    private unparkFailing(failing: FrontierEntry[]): void {
+        for (const entry of failing) {
             this.noteDropped(entry.uniqueKey, entry);
             this.known.delete(entry.uniqueKey);
             this.count('evicted', entry.url);
@@ -1020,7 +878,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * having come earlier. So the queue holds the best links known under the current scores.
      */
     private promoteFromReserve(): void {
-        if (!this.bestFirst || this.reserve.size === 0 || this.stopped || this.halted) return;
+        if (!this.queue.isBestFirst || this.reserve.size === 0 || this.stopped || this.halted) return;
         for (const { entry, score } of this.reserveRanked()) {
             // Asked only of links that get this far: asking reads (and may fetch) the host's robots.txt.
             if (!this.mayRequeue(entry)) continue;
@@ -1136,7 +994,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             this.retries.unshift(flight);
             reclaimed++;
         }
-        for (const waiting of [...this.retries, ...this.parked]) this.isBusy(politenessHost(waiting.entry.url), waiting.entry.url);
+        for (const { url } of [...this.retries.map((r) => r.entry), ...this.queue.parkedEntries()]) this.isBusy(politenessHost(url), url);
         return reclaimed;
     }
 
@@ -1250,7 +1108,12 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /** Links queued again from the reserve after the queue ran empty. */
     /** Sections of the site (a host's first directory) a fetch has entered. */
     get sectionsOpened(): number {
-        return this.openedSections.size;
+        return this.sections.sectionsOpened;
+    }
+
+    /** Pages taken by exploration (`FOCUS_REPORT.exploration`). */
+    get explorations(): number {
+        return this.sections.pages;
     }
 
     get refilled(): number {
@@ -1263,7 +1126,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     }
 
     frontierSize(): number {
-        return (this.bestFirst?.size ?? this.tiered!.size) + this.parked.length;
+        return this.queue.size;
     }
 
     /** Skipped or evicted links counted by reason. */
@@ -1289,19 +1152,15 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             scheduled: this.scheduled,
             handled: [...this.handled],
             known: [...this.known],
-            scopeHosts: [...this.scopeHosts],
-            queue: (this.bestFirst ?? this.tiered!).toJSON(),
-            parked: this.parked,
+            scopeHosts: this.scope.hosts(),
+            ...this.queue.toJSON(),
             pending,
             clusterScheduled: [...this.clusterScheduled],
             ...this.skips.toJSON(),
             stopped: this.stopped,
             ...this.reserveJSON(),
             refilled: this.refilledCount,
-            openedSections: [...this.openedSections],
-            sectionFetches: [...this.sectionFetches],
-            explorations: this.explorations,
-            explorationLedger: this.explorationLedger.toJSON(),
+            ...this.sections.toJSON(),
             discovery: this.discovery.toJSON(),
             answeredHosts: this.hosts.answeredHosts(),
         };
@@ -1318,15 +1177,4 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         const unsaved = [...this.reserve.links('no-room')].filter((l) => !saved.has(l.key)).map((l) => l.payload);
         return { reserve, droppedEarlier: addCounts(this.droppedEarlier, this.expectedBehind(unsaved)) };
     }
-}
-
-/** Host form used for scope: lowercase, no leading `www.` (so www.e.edu and e.edu are one site). */
-function normalizeScopeHost(host: string): string {
-    const lower = host.toLowerCase().replace(/\.$/, '');
-    return lower.startsWith('www.') ? lower.slice(4) : lower;
-}
-
-/** Host key for politeness, the same as the tiered queue's: `hostOf` (www.e.edu and e.edu are one server). */
-export function politenessHost(url: string): string {
-    return hostOrNull(url) ?? '';
 }

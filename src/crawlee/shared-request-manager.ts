@@ -1,10 +1,10 @@
 import { log as crawleeLog } from 'crawlee';
 import type { AddRequestsBatchedOptions, Request, AddRequestsBatchedResult, Dictionary, IRequestManager, RequestQueueOperationOptions, RequestsLike, Source } from 'crawlee';
 
-import { LeaseHeartbeat, pickDiverse, pickExploration } from '../frontier/index.js';
+import { LeaseHeartbeat, pickDiverse, pickExploration, politenessHost } from '../frontier/index.js';
 import type { ExplorationCandidate, FrontierLease, FrontierOffer, FrontierStatus, FrontierStore, LeaseBatch, LeaseRef, OwedDelivery } from '../frontier/index.js';
 import { dedupKey, shapeKey } from '../url/index.js';
-import { FOREFRONT_SCORE, FocusedRequestManager, politenessHost } from './request-manager.js';
+import { FOREFRONT_SCORE, FocusedRequestManager } from './request-manager.js';
 import type { Discovery, FetchedEntry, FocusedRequestManagerOptions, FrontierEntry, FrontierSkipReason, StallState } from './request-manager.js';
 import type { ExploringEvent } from './shared-learning.js';
 
@@ -442,8 +442,7 @@ export class SharedRequestManager extends FocusedRequestManager {
         this.sectionFetchesCounted.add(url);
         // A taken URL came from the frontier, where only absolute URLs go.
         this.noteClusterTaken(url);
-        if (explored) this.explorations++;
-        this.noteSectionOpened(url, explored);
+        this.sections.noteTaken(url, explored);
     }
 
     private noteBatch(batch: Pick<LeaseBatch, 'stopReason'>): void {

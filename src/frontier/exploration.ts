@@ -124,3 +124,81 @@ export class ExplorationLedger {
         return ledger;
     }
 }
+
+/** Serialised form of {@link SectionExploration}; the field names are those of the request manager's snapshot. */
+export interface SectionExplorationJSON {
+    openedSections?: string[];
+    sectionFetches?: Array<[string, number]>;
+    explorations?: number;
+    explorationLedger?: ExplorationLedgerJSON;
+}
+
+/**
+ * The sections of a crawl's sites (`sectionOf`) its fetches have opened (`opensSection`), the pages exploration took,
+ * and what exploring paid ({@link ExplorationLedger}): what a request manager needs to decide whether a link explores.
+ */
+export class SectionExploration {
+    readonly #opened = new Set<string>();
+    /** Pages fetched so far in each section not yet opened. */
+    readonly #fetches = new Map<string, number>();
+    #pages = 0;
+    #ledger = new ExplorationLedger();
+
+    /** Pages taken by exploration (`FOCUS_REPORT.exploration`). */
+    get pages(): number {
+        return this.#pages;
+    }
+
+    get sectionsOpened(): number {
+        return this.#opened.size;
+    }
+
+    /** Whether the URL leads into a section no fetch has opened (a page at a site's root is in none). */
+    isUnopened(url: string): boolean {
+        const section = sectionOf(url);
+        return section !== null && !this.#opened.has(section);
+    }
+
+    /** A page was taken to fetch, as an exploration pick or not: its section may open. */
+    noteTaken(url: string, explored: boolean): void {
+        if (explored) this.#pages++;
+        const section = sectionOf(url);
+        if (section !== null && explored) this.#ledger.noteExplored(section);
+        if (section === null || this.#opened.has(section)) return;
+        const fetches = (this.#fetches.get(section) ?? 0) + 1;
+        if (opensSection(url, explored, fetches)) {
+            this.#opened.add(section);
+            this.#fetches.delete(section);
+        } else {
+            this.#fetches.set(section, fetches);
+        }
+    }
+
+    /** A page the crawl counts as found: an exploration that opened its section paid off. */
+    noteFound(url: string): void {
+        this.#ledger.noteFound(url);
+    }
+
+    /** The expected pay of one more exploration ({@link ExplorationLedger.value}). */
+    value(): number {
+        return this.#ledger.value();
+    }
+
+    toJSON(): Required<SectionExplorationJSON> {
+        return {
+            openedSections: [...this.#opened],
+            sectionFetches: [...this.#fetches],
+            explorations: this.#pages,
+            explorationLedger: this.#ledger.toJSON(),
+        };
+    }
+
+    static fromJSON(json: SectionExplorationJSON): SectionExploration {
+        const exploration = new SectionExploration();
+        for (const section of json.openedSections ?? []) exploration.#opened.add(section);
+        for (const [section, fetches] of json.sectionFetches ?? []) exploration.#fetches.set(section, fetches);
+        exploration.#pages = json.explorations ?? 0;
+        exploration.#ledger = ExplorationLedger.fromJSON(json.explorationLedger);
+        return exploration;
+    }
+}

@@ -1,8 +1,10 @@
 export { DIVERSITY_RATIO, BestFirstQueue, pickDiverse } from './best-first-queue.js';
 export type { BestFirstQueueJSON, DiversityRule, Offer, QueueItem } from './best-first-queue.js';
 export { HOME_CLUSTER, clusterKey } from './cluster-key.js';
-export { ExplorationLedger, SECTION_SAMPLE, opensSection, pickExploration, sectionOf } from './exploration.js';
-export type { ExplorationCandidate, ExplorationLedgerJSON } from './exploration.js';
+export { ExplorationLedger, SECTION_SAMPLE, SectionExploration, opensSection, pickExploration, sectionOf } from './exploration.js';
+export type { ExplorationCandidate, ExplorationLedgerJSON, SectionExplorationJSON } from './exploration.js';
+export { PoliteQueue, politenessHost } from './polite-queue.js';
+export type { PoliteGate, PoliteOffer, PoliteQueueEntry, PoliteQueueJSON, RankedEntry } from './polite-queue.js';
 export {
     RewriteRuleLearner,
     WHOLE_PARAM_VALUES,

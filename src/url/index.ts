@@ -9,3 +9,4 @@ export * from './language.js';
 export * from './robots.js';
 export * from './sitemap.js';
 export * from './globs.js';
+export * from './scope.js';
