@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { ExplorationLedger, SECTION_SAMPLE, opensSection, pickExploration, sectionOf } from '../../src/frontier/exploration.js';
+import { ExplorationLedger, SECTION_SAMPLE, SectionExploration, opensSection, pickExploration, sectionOf } from '../../src/frontier/exploration.js';
 
 const e = (path: string) => `https://www.e.org${path}`;
 const candidate = (path: string, score: number) => ({ url: e(path), score, item: path });
@@ -60,5 +60,35 @@ describe('ExplorationLedger', () => {
         const restored = ExplorationLedger.fromJSON(JSON.parse(JSON.stringify(ledger.toJSON())));
         expect(restored.counts).toEqual({ explored: 2, productive: 1 });
         expect(ExplorationLedger.fromJSON(undefined).value()).toBe(0.5);
+    });
+});
+
+describe('SectionExploration', () => {
+    it('opens a section by an exploration pick, its entry, or a sample of its pages, and counts the picks', () => {
+        const sections = new SectionExploration();
+        expect(sections.isUnopened(e('/news/1.html'))).toBe(true);
+        expect(sections.isUnopened(e('/about.html'))).toBe(false); // at the root: in no section
+        for (let i = 1; i < SECTION_SAMPLE; i++) sections.noteTaken(e(`/news/${i}.html`), false);
+        expect(sections.isUnopened(e('/news/x.html'))).toBe(true);
+        sections.noteTaken(e(`/news/${SECTION_SAMPLE}.html`), false);
+        expect(sections.isUnopened(e('/news/x.html'))).toBe(false);
+        sections.noteTaken(e('/guide/a/b.html'), true);
+        expect(sections.isUnopened(e('/guide/c.html'))).toBe(false);
+        expect([sections.pages, sections.sectionsOpened]).toEqual([1, 2]);
+    });
+
+    it('learns what exploring pays from the pages found in the sections it opened, and survives a snapshot', () => {
+        const sections = new SectionExploration();
+        expect(sections.value()).toBe(0.5); // an untried arm
+        sections.noteTaken(e('/guide/a/b.html'), true);
+        sections.noteTaken(e('/jobs/a/b.html'), true);
+        sections.noteFound(e('/guide/a/c.html'));
+        expect(sections.value()).toBeCloseTo(1.5 / 3);
+        sections.noteTaken(e('/people/a/b.html'), false);
+        const restored = SectionExploration.fromJSON(JSON.parse(JSON.stringify(sections.toJSON())));
+        expect(restored.toJSON()).toEqual(sections.toJSON());
+        expect(restored.value()).toBeCloseTo(1.5 / 3);
+        expect(restored.isUnopened(e('/people/x.html'))).toBe(true); // one deep page does not open it
+        expect(SectionExploration.fromJSON({}).pages).toBe(0);
     });
 });
