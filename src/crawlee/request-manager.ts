@@ -9,31 +9,19 @@ import type {
     Source,
 } from 'crawlee';
 
-import { DiscoveryYield, HostSchedule, LinkReserve, PoliteQueue, SectionExploration, SkipTally, TrapLearner, clusterKey, pickExploration, politenessHost } from '../frontier/index.js';
-import type { DiscoveryYieldJSON, DiversityRule, ExplorationCandidate, ExplorationLedgerJSON, LinkReserveJSON, PoliteGate, RankedEntry } from '../frontier/index.js';
+import { Admission, DiscoveryYield, HostSchedule, LinkReserve, PoliteQueue, SectionExploration, SkipTally, TrapLearner, clusterKey, pickExploration, politenessHost } from '../frontier/index.js';
+import type { DiscoveryYieldJSON, DiversityRule, FrontierSkipReason, ExplorationCandidate, ExplorationLedgerJSON, LinkReserveJSON, PoliteGate, RankedEntry } from '../frontier/index.js';
 import { addCounts, continuesListing, expectedCount, NO_LINKS } from '../focus/index.js';
 import type { ExpectedCount, Focus, FrontierLinks, LinkSignal } from '../focus/index.js';
-import { CrawlScope, cleanUrl, dedupKey, shapeKey, skipReason, UrlGlobs } from '../url/index.js';
-import type { SkipOptions, SkipReason } from '../url/index.js';
+import { CrawlScope, dedupKey, shapeKey, UrlGlobs } from '../url/index.js';
+import type { SkipOptions } from '../url/index.js';
 import { requestIdOf } from './request-id.js';
 import type { RobotsCache } from './robots-cache.js';
 
 export type ProcessedRequest = AddRequestsBatchedResult['addedRequests'][number];
 type OperationInfo = Awaited<ReturnType<IRequestManager['addRequest']>>;
 
-/** Why a discovered URL was not queued (or left the queue). Reported as `FOCUS_REPORT.skipped`. */
-export type FrontierSkipReason =
-    | SkipReason
-    | 'out-of-scope'
-    | 'duplicate-url'
-    | 'duplicate-spelling'
-    | 'dry-subtree'
-    | 'frontier-full'
-    | 'evicted'
-    | 'robots-disallowed'
-    | 'beyond-max-depth'
-    | 'excluded-by-glob'
-    | 'not-included-by-glob';
+export type { FrontierSkipReason };
 
 /** A link found on a page, as the page hook hands it to the manager. */
 export interface LinkCandidate {
@@ -238,8 +226,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     };
     private readonly onRequestHandled: FocusedRequestManagerOptions['onRequestHandled'];
     private readonly prepareRequest: FocusedRequestManagerOptions['prepareRequest'];
-    private readonly maxDepth: number;
-    private readonly globs: UrlGlobs;
+    /** The rules a discovered URL passes before it may be queued. */
+    private readonly admission: Admission;
     protected readonly robots: RobotsCache | null;
     /** The queue: best-first with focus, else breadth-first; it hands out only links whose host is free. */
     private queue: PoliteQueue<FrontierEntry>;
@@ -304,8 +292,13 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         this.seenGeneration = this.trapLearner.generation;
         this.onRequestHandled = options.onRequestHandled;
         this.prepareRequest = options.prepareRequest;
-        this.maxDepth = options.maxDepth ?? Infinity;
-        this.globs = new UrlGlobs(options.includeUrlGlobs, options.excludeUrlGlobs);
+        this.admission = new Admission({
+            skip: this.options.skip,
+            scope: this.scope,
+            maxDepth: options.maxDepth,
+            globs: new UrlGlobs(options.includeUrlGlobs, options.excludeUrlGlobs),
+            trapLearner: this.trapLearner,
+        });
         this.robots = options.robots ?? null;
     }
 
@@ -434,23 +427,11 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     /** `fresh`: the link is new to the crawl (neither known nor disallowed), whether or not the queue had room for it. */
     private admit(rawUrl: string, how: Discovery): { added: boolean; uniqueKey?: string; fresh?: boolean } {
-        const reason = skipReason(rawUrl, this.options.skip);
-        if (reason) return this.skip(reason, rawUrl);
-        let cleaned: string;
-        try {
-            cleaned = cleanUrl(rawUrl);
-        } catch {
-            return this.skip('malformed-url', rawUrl);
-        }
-        const url = this.trapLearner.rewrite(cleaned);
-        if (!this.isInScope(url)) return this.skip('out-of-scope', url);
-        if (how.depth > this.maxDepth) return this.skip('beyond-max-depth', url);
-        // Start URLs (depth 0) are the user's own choice: the globs filter what the crawl discovers.
-        const outside = how.depth > 0 ? this.globs.verdict(url) : null;
-        if (outside) return this.skip(outside, url);
         // Our dedup key replaces Crawlee's unique key: one page, one request, whatever the spelling.
         this.rekeyTakenPages();
-        const uniqueKey = this.trapLearner.keyOf(url);
+        const verdict = this.admission.judge(rawUrl, how.depth);
+        if (!verdict.admitted) return this.skip(verdict.reason, verdict.url);
+        const { url, cleaned, uniqueKey } = verdict;
         if (this.known.has(uniqueKey)) {
             this.raiseIfQueued(uniqueKey, url, how);
             return this.skip(url === cleaned && uniqueKey === dedupKey(url) ? 'duplicate-url' : 'duplicate-spelling', url, uniqueKey);

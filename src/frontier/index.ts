@@ -3,6 +3,8 @@ export type { BestFirstQueueJSON, DiversityRule, Offer, QueueItem } from './best
 export { HOME_CLUSTER, clusterKey } from './cluster-key.js';
 export { ExplorationLedger, SECTION_SAMPLE, SectionExploration, opensSection, pickExploration, sectionOf } from './exploration.js';
 export type { ExplorationCandidate, ExplorationLedgerJSON, SectionExplorationJSON } from './exploration.js';
+export { Admission } from './admission.js';
+export type { Admitted, AdmissionRules, FrontierSkipReason, Refused } from './admission.js';
 export { PoliteQueue, politenessHost } from './polite-queue.js';
 export type { PoliteGate, PoliteOffer, PoliteQueueEntry, PoliteQueueJSON, RankedEntry } from './polite-queue.js';
 export {
