@@ -9,9 +9,9 @@ import type {
     Source,
 } from 'crawlee';
 
-import { Admission, DiscoveryYield, HostSchedule, LinkReserve, PoliteQueue, SectionExploration, SkipTally, TrapLearner, clusterKey, pickExploration, politenessHost } from '../frontier/index.js';
+import { Admission, HostSchedule, LinkReserve, PoliteQueue, SectionExploration, SkipTally, TrapLearner, clusterKey, pickExploration, politenessHost } from '../frontier/index.js';
 import type { DiscoveryYieldJSON, DiversityRule, FrontierSkipReason, ExplorationCandidate, ExplorationLedgerJSON, LinkReserveJSON, PoliteGate, RankedEntry } from '../frontier/index.js';
-import { addCounts, continuesListing, expectedCount, NO_LINKS } from '../focus/index.js';
+import { FrontierRanking, addCounts, continuesListing, expectedCount, NO_LINKS } from '../focus/index.js';
 import type { ExpectedCount, Focus, FrontierLinks, LinkSignal } from '../focus/index.js';
 import { CrawlScope, dedupKey, shapeKey, UrlGlobs } from '../url/index.js';
 import type { SkipOptions } from '../url/index.js';
@@ -123,10 +123,6 @@ export interface FocusedRequestManagerOptions {
     prepareRequest?: (request: Request) => void;
 }
 
-/** Demoted templates go behind every normally scored link, as the tiered queue serves them last. */
-const DEMOTED_TEMPLATE_FACTOR = 0.01;
-/** The least rank of a link that is not failing: above the 0 of a failing one, below any link with evidence. */
-const UNPROVEN_SCORE = 1e-9;
 /** Score of requests added with `forefront: true`: ahead of any scored link. */
 export const FOREFRONT_SCORE = 1e6;
 /** §9.2 [I]: cluster cap ≈ max(2, ⌈limit/10⌉). */
@@ -256,8 +252,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /** Relevant pages expected behind dropped links the reserve no longer holds. */
     droppedEarlier: ExpectedCount = NO_LINKS;
     protected refilledCount = 0;
-    /** New links the pages of each directory revealed: the order of links without evidence. */
-    private discovery = new DiscoveryYield();
+    /** How the queue ranks a link: its score under the current model, adjusted for traps and failures. */
+    protected ranking: FrontierRanking;
     /** Sections of the sites fetches have opened, the pages exploration took, and what exploring paid. */
     protected sections = new SectionExploration();
     private scheduled = 0;
@@ -289,6 +285,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         this.skips = new SkipTally(this.options.samplesPerReason);
         this.scope = new CrawlScope(options.allowedHosts, this.options.allowSubdomains);
         this.queue = this.focus ? PoliteQueue.bestFirst() : PoliteQueue.breadthFirst(this.trapLearner);
+        this.ranking = new FrontierRanking(this.focus, this.trapLearner);
         this.seenGeneration = this.trapLearner.generation;
         this.onRequestHandled = options.onRequestHandled;
         this.prepareRequest = options.prepareRequest;
@@ -326,7 +323,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         manager.reserve = LinkReserve.fromJSON(state.reserve);
         manager.refilledCount = state.refilled ?? 0;
         manager.sections = SectionExploration.fromJSON(state);
-        manager.discovery = DiscoveryYield.fromJSON(state.discovery);
+        manager.ranking = new FrontierRanking(manager.focus, manager.trapLearner, state.discovery);
         for (const host of state.answeredHosts ?? []) manager.hosts.answered(host);
         return manager;
     }
@@ -368,7 +365,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         };
         for (const link of items) offer(link, undefined);
         for (const link of continuations) offer(link, bestItem?.signal);
-        if (parent.depth > 0) this.discovery.observe(parent.url, revealed);
+        if (parent.depth > 0) this.ranking.noteRevealed(parent.url, revealed);
         return queued;
     }
 
@@ -453,14 +450,14 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             this.reserve.hold(uniqueKey, entry, 'dry-subtree', this.scoreOfEntry);
             return { ...this.skip('dry-subtree', url), fresh: true };
         }
-        const best = how.forefront ? { entry, score: FOREFRONT_SCORE } : this.bestSighting(entry, this.adjustForTraps(scored?.score ?? 0, entry.shape, url));
+        const best = how.forefront ? { entry, score: FOREFRONT_SCORE } : this.bestSighting(entry, this.ranking.adjust(scored?.score ?? 0, entry.shape, url));
         return this.enqueue(best.entry, best.score) ? { added: true, uniqueKey, fresh: true } : { ...this.skip('frontier-full', url), fresh: true };
     }
 
     /** A link dropped earlier for room comes back with its best sighting's evidence, as a queued link keeps it. */
     private bestSighting(entry: FrontierEntry, score: number): { entry: FrontierEntry; score: number } {
         const held = this.reserve.get(entry.uniqueKey);
-        const heldScore = held ? this.scoreOf(held) : -Infinity;
+        const heldScore = held ? this.ranking.rankOf(held) : -Infinity;
         return held && heldScore > score ? { entry: held, score: heldScore } : { entry, score };
     }
 
@@ -494,7 +491,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         if (this.reserve.size === 0 || this.stopped || this.halted) return;
         if (this.frontierSize() > 0 || this.inFlight.size > 0 || this.retries.length > 0) return;
         for (const { payload: entry } of this.reserve.takeBest(this.room(), this.scoreOfEntry)) {
-            if (this.mayRequeue(entry) && this.enqueue(entry, this.scoreOf(entry))) this.refilledCount++;
+            if (this.mayRequeue(entry) && this.enqueue(entry, this.ranking.rankOf(entry))) this.refilledCount++;
         }
     }
 
@@ -513,7 +510,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         if (!scored) return;
         const shape = shapeKey(url);
         const entry: FrontierEntry = { url, uniqueKey, depth: how.depth, shape, parentUrl: how.parentUrl, anchorText: how.anchorText, signal: scored.signal, userData: how.userData };
-        this.queue.raise(entry, this.adjustForTraps(scored.score, shape, url));
+        this.queue.raise(entry, this.ranking.adjust(scored.score, shape, url));
     }
 
     /** Room left in the frontier: what can still be fetched, bounded by `maxFrontierSize`. */
@@ -531,22 +528,12 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         const focus = this.focus;
         if (!focus) return NO_LINKS;
         const probabilities = [];
-        for (const entry of entries) if (entry.signal) probabilities.push(focus.linkProbability(this.scoreOf(entry)));
+        for (const entry of entries) if (entry.signal) probabilities.push(focus.linkProbability(this.ranking.rankOf(entry)));
         return expectedCount(probabilities);
     }
 
-    /** How exploration ranks an entry into an unopened section: its evidence without the priors, traps still counted. */
-    protected explorationRank(entry: FrontierEntry): number {
-        return entry.signal && this.focus ? this.adjustForTraps(this.focus.evidenceScore(entry.signal), entry.shape, entry.url) : 0;
-    }
-
-    /** {@link scoreOf}, bound, for the reserve. */
-    private readonly scoreOfEntry = (entry: FrontierEntry): number => this.scoreOf(entry);
-
-    /** The current score of a stored entry, as the queue would rank it. */
-    protected scoreOf(entry: FrontierEntry): number {
-        return entry.signal && this.focus ? this.adjustForTraps(this.focus.score(entry.signal), entry.shape, entry.url) : 0;
-    }
+    /** {@link FrontierRanking.rankOf}, bound, for the reserve. */
+    private readonly scoreOfEntry = (entry: FrontierEntry): number => this.ranking.rankOf(entry);
 
     /** Scores of the links still to be fetched: queued, parked behind a busy host, or waiting for a retry. */
     *queuedScores(): Iterable<number> {
@@ -556,25 +543,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     /** Scores of the dropped links still held (see {@link droppedEarlier} for the rest). */
     *droppedScores(): Iterable<number> {
-        for (const { payload } of this.reserve.links('no-room')) if (payload.signal) yield this.scoreOf(payload);
-    }
-
-    /**
-     * A trap template's links keep a hundredth of their score: its pages load, and repeat what was read. A link whose
-     * host, failure template or directory keeps failing scores 0, and every other link at least {@link UNPROVEN_SCORE}
-     * (links with no evidence ranked above it by what their directory's pages revealed, `DiscoveryYield`),
-     * so failing links come strictly last, not in a tie with links of no evidence: ranked by a hundredth of its score, a
-     * failing link outranked the weak links once the good ones ran out, and the archetype crawl spent 38 of 100 fetches
-     * on subdomains missing from the capture.
-     */
-    protected adjustForTraps(score: number, shape: string, url: string): number {
-        if (this.trapLearner.isFailingUrl(url)) return 0;
-        const demoted = this.trapLearner.isDemoted(shape); // the URL is not failing: its template alone
-        const adjusted = demoted ? score * DEMOTED_TEMPLATE_FACTOR : score;
-        if (adjusted > UNPROVEN_SCORE) return adjusted;
-        // No evidence: what a fetch may still reveal ranks the link, within a band below every link with evidence. A
-        // trap reveals new links without end, so its template gets no such rank.
-        return demoted ? UNPROVEN_SCORE : UNPROVEN_SCORE * (1 + this.discovery.rank(url));
+        for (const { payload } of this.reserve.links('no-room')) if (payload.signal) yield this.ranking.rankOf(payload);
     }
 
     /** Whether a URL's host is one the crawl may fetch. */
@@ -697,10 +666,10 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         for (;;) {
             const candidates: Array<ExplorationCandidate<{ entry: FrontierEntry; from: 'queue' | 'reserve'; score: number }>> = [];
             const consider = (entry: FrontierEntry, score: number, from: 'queue' | 'reserve'): void => {
-                if (this.isExploratory(entry) && !this.isBusy(politenessHost(entry.url))) candidates.push({ url: entry.url, score: this.explorationRank(entry), item: { entry, from, score } });
+                if (this.isExploratory(entry) && !this.isBusy(politenessHost(entry.url))) candidates.push({ url: entry.url, score: this.ranking.evidenceRankOf(entry), item: { entry, from, score } });
             };
             for (const { entry, score } of this.queue.ranked()) consider(entry, score, 'queue');
-            for (const { payload } of this.reserve.links('no-room')) if (!this.known.has(payload.uniqueKey)) consider(payload, this.scoreOf(payload), 'reserve');
+            for (const { payload } of this.reserve.links('no-room')) if (!this.known.has(payload.uniqueKey)) consider(payload, this.ranking.rankOf(payload), 'reserve');
             const picked = pickExploration(candidates);
             if (!picked) return undefined;
             const { entry, from, score } = picked.item;
@@ -834,7 +803,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     rescore(): void {
         const focus = this.focus;
         if (!focus || !this.queue.isBestFirst) return;
-        const failing = this.queue.rescore((entry) => (entry.signal ? this.adjustForTraps(focus.score(entry.signal), entry.shape, entry.url) : undefined), FOREFRONT_SCORE);
+        const failing = this.queue.rescore((entry) => (entry.signal ? this.ranking.adjust(focus.score(entry.signal), entry.shape, entry.url) : undefined), FOREFRONT_SCORE);
         this.unparkFailing(failing);
         this.promoteFromReserve();
     }
@@ -872,7 +841,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /** Links set aside for want of room that no one has queued, taken or handled meanwhile, best first under the current scores. */
     protected reserveRanked(): Array<{ entry: FrontierEntry; score: number }> {
         const ranked: Array<{ entry: FrontierEntry; score: number }> = [];
-        for (const { payload } of this.reserve.links('no-room')) if (!this.known.has(payload.uniqueKey)) ranked.push({ entry: payload, score: this.scoreOf(payload) });
+        for (const { payload } of this.reserve.links('no-room')) if (!this.known.has(payload.uniqueKey)) ranked.push({ entry: payload, score: this.ranking.rankOf(payload) });
         return ranked.sort((a, b) => b.score - a.score);
     }
 
@@ -1142,7 +1111,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             ...this.reserveJSON(),
             refilled: this.refilledCount,
             ...this.sections.toJSON(),
-            discovery: this.discovery.toJSON(),
+            discovery: this.ranking.toJSON(),
             answeredHosts: this.hosts.answeredHosts(),
         };
     }

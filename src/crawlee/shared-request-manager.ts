@@ -184,12 +184,12 @@ export class SharedRequestManager extends FocusedRequestManager {
         if (!scored) return;
         const shape = shapeKey(url);
         const entry: FrontierEntry = { url, uniqueKey, depth: how.depth, shape, parentUrl: how.parentUrl, anchorText: how.anchorText, signal: scored.signal, userData: how.userData };
-        this.offers.push(this.offerOf(entry, this.adjustForTraps(scored.score, shape, url)));
+        this.offers.push(this.offerOf(entry, this.ranking.adjust(scored.score, shape, url)));
     }
 
     private offerOf(entry: FrontierEntry, score: number): FrontierOffer<FetchedEntry> {
         // Breadth-first crawls have no link score: shallower pages first.
-        const rank = this.focus ? score : this.adjustForTraps(1 / (1 + entry.depth), entry.shape, entry.url);
+        const rank = this.focus ? score : this.ranking.adjust(1 / (1 + entry.depth), entry.shape, entry.url);
         return { key: entry.uniqueKey, url: entry.url, host: politenessHost(entry.url), depth: entry.depth, score: rank, payload: { ...entry, linkScore: this.focus ? score : null } };
     }
 
@@ -327,11 +327,11 @@ export class SharedRequestManager extends FocusedRequestManager {
         await this.catchUp();
         const candidates: Array<ExplorationCandidate<{ key: string; setAside: FrontierEntry | null }>> = [];
         for (const { key, url, payload } of await this.store.queuedEntries(EXPLORATION_WINDOW)) {
-            if (this.isExploratory(payload)) candidates.push({ url, score: this.explorationRank(payload), item: { key, setAside: null } });
+            if (this.isExploratory(payload)) candidates.push({ url, score: this.ranking.evidenceRankOf(payload), item: { key, setAside: null } });
         }
         for (const { payload } of this.reserve.links('no-room')) {
             if (!this.known.has(payload.uniqueKey) && this.isExploratory(payload)) {
-                candidates.push({ url: payload.url, score: this.explorationRank(payload), item: { key: payload.uniqueKey, setAside: payload } });
+                candidates.push({ url: payload.url, score: this.ranking.evidenceRankOf(payload), item: { key: payload.uniqueKey, setAside: payload } });
             }
         }
         const picked = pickExploration(candidates);
@@ -340,7 +340,7 @@ export class SharedRequestManager extends FocusedRequestManager {
         if (setAside) {
             this.reserve.delete(key);
             this.known.add(key);
-            this.offers.push({ ...this.offerOf(setAside, this.scoreOf(setAside)), score: FOREFRONT_SCORE });
+            this.offers.push({ ...this.offerOf(setAside, this.ranking.rankOf(setAside)), score: FOREFRONT_SCORE });
             await this.flushOffers();
         }
         return key;
@@ -671,7 +671,7 @@ export class SharedRequestManager extends FocusedRequestManager {
         const entries = await this.store.queuedEntries(RESCORE_TOP);
         const changed: Array<{ key: string; score: number }> = [];
         for (const { key, score, payload } of entries) {
-            const now = this.scoreOf(payload);
+            const now = this.ranking.rankOf(payload);
             if (Math.abs(now - score) > RESCORE_EPSILON * Math.max(1, score)) changed.push({ key, score: now });
         }
         if (changed.length > 0) await this.store.rescore(changed);

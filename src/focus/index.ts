@@ -13,3 +13,4 @@ export * from './calibration.js';
 export * from './focus.js';
 export * from './locality.js';
 export * from './listing.js';
+export * from './frontier-ranking.js';

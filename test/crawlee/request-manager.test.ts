@@ -1,7 +1,8 @@
 import { BasicCrawler, Request } from 'crawlee';
 import { describe, expect, it } from 'vitest';
 
-import { Focus, FocusedRequestManager, crawlerAcceptsRequestManager } from '../../src/index.js';
+import { Focus, FocusedRequestManager, FrontierRanking, crawlerAcceptsRequestManager } from '../../src/index.js';
+import type { FocusedRequestManagerOptions } from '../../src/index.js';
 import { RobotsCache } from '../../src/crawlee/robots-cache.js';
 
 const SEED = 'https://www.e.edu/';
@@ -409,10 +410,20 @@ describe('FocusedRequestManager', () => {
 
     it('lets a link set aside for room compete again once a re-score makes it better than the queue\'s worst', async () => {
         /** The link model learning, after the drop, that one kind of link pays: its score rises a hundredfold. */
-        class Learning extends FocusedRequestManager {
+        class LearningRanking extends FrontierRanking {
             readonly learned = new Set<string>();
-            protected override adjustForTraps(score: number, shape: string, url: string): number {
-                return super.adjustForTraps(score, shape, url) * (this.learned.has(url) ? 100 : 1);
+            override adjust(score: number, shape: string, url: string): number {
+                return super.adjust(score, shape, url) * (this.learned.has(url) ? 100 : 1);
+            }
+        }
+        class Learning extends FocusedRequestManager {
+            readonly learning = new LearningRanking(this.focus, this.trapLearner);
+            constructor(options: FocusedRequestManagerOptions) {
+                super(options);
+                this.ranking = this.learning;
+            }
+            get learned(): Set<string> {
+                return this.learning.learned;
             }
         }
         const manager = new Learning({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), maxFrontierSize: 2 });

@@ -2,8 +2,8 @@
 // two workers, share one frontier, one dedup set, one budget and one stop.
 import { describe, expect, it } from 'vitest';
 
-import { Focus, FocusedRequestManager, LOG_START, MemoryFrontierStore, SharedRequestManager } from '../../src/index.js';
-import type { FetchedEntry, FrontierEntry } from '../../src/index.js';
+import { Focus, FocusedRequestManager, FrontierRanking, LOG_START, MemoryFrontierStore, SharedRequestManager } from '../../src/index.js';
+import type { FetchedEntry, RankableLink, SharedRequestManagerOptions } from '../../src/index.js';
 import { SharedLearning } from '../../src/crawlee/shared-learning.js';
 
 const SEED = 'https://www.e.edu/';
@@ -226,10 +226,20 @@ describe('SharedRequestManager', () => {
 
     it('offers a link it set aside for room again once a re-score ranks it above the worst queued link', async () => {
         // A worker whose model comes to value campus pages after they were set aside (as a learned link model does).
-        class LearningWorker extends SharedRequestManager {
+        class CampusRanking extends FrontierRanking {
             campusPays = false;
-            protected override scoreOf(entry: FrontierEntry): number {
-                return this.campusPays && entry.url.includes('/campus/') ? 100 : super.scoreOf(entry);
+            override rankOf(link: RankableLink): number {
+                return this.campusPays && link.url.includes('/campus/') ? 100 : super.rankOf(link);
+            }
+        }
+        class LearningWorker extends SharedRequestManager {
+            readonly campus = new CampusRanking(this.focus, this.trapLearner);
+            constructor(options: SharedRequestManagerOptions) {
+                super(options);
+                this.ranking = this.campus;
+            }
+            set campusPays(pays: boolean) {
+                this.campus.campusPays = pays;
             }
         }
         const store = new MemoryFrontierStore<FetchedEntry>({ maxPages: 6 });
