@@ -9,8 +9,8 @@ import type {
     Source,
 } from 'crawlee';
 
-import { Admission, HostSchedule, LinkReserve, PoliteQueue, SectionExploration, SkipTally, TrapLearner, clusterKey, pickExploration, politenessHost } from '../frontier/index.js';
-import type { DiscoveryYieldJSON, DiversityRule, FrontierSkipReason, ExplorationCandidate, ExplorationLedgerJSON, LinkReserveJSON, PoliteGate, RankedEntry } from '../frontier/index.js';
+import { Admission, HostSchedule, InFlightRequests, LinkReserve, PoliteQueue, SectionExploration, SkipTally, TrapLearner, clusterKey, pickExploration, politenessHost } from '../frontier/index.js';
+import type { DiscoveryYieldJSON, DiversityRule, Flight, FrontierSkipReason, ExplorationCandidate, ExplorationLedgerJSON, LinkReserveJSON, PoliteGate, RankedEntry } from '../frontier/index.js';
 import { FrontierRanking, addCounts, continuesListing, expectedCount, NO_LINKS } from '../focus/index.js';
 import type { ExpectedCount, Focus, FrontierLinks, LinkSignal } from '../focus/index.js';
 import { CrawlScope, dedupKey, shapeKey, UrlGlobs } from '../url/index.js';
@@ -139,13 +139,7 @@ export interface Discovery {
     forefront: boolean;
 }
 
-interface InFlight {
-    request: Request;
-    entry: FetchedEntry;
-    host: string;
-    /** When it was last handed out (`Date.now()`); the watchdog reclaims requests held far longer than any timeout. */
-    takenAt?: number;
-}
+type InFlight = Flight<Request, FetchedEntry>;
 
 /** What the stall watchdog reads: is there work, and how long has nothing moved. */
 export interface StallState {
@@ -227,9 +221,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     protected readonly robots: RobotsCache | null;
     /** The queue: best-first with focus, else breadth-first; it hands out only links whose host is free. */
     private queue: PoliteQueue<FrontierEntry>;
-    /** Reclaimed requests (retries, delays), served before the frontier and outside the budget. */
-    private retries: InFlight[] = [];
-    private readonly inFlight = new Map<string, InFlight>();
+    /** Requests in flight, and those reclaimed (retries, delays), served before the queue and outside the budget. */
+    private readonly flights = new InFlightRequests<Request, FetchedEntry>();
     private readonly hosts: HostSchedule;
     /** Dedup keys of everything queued, in flight or handled. */
     protected readonly known = new Set<string>();
@@ -314,7 +307,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             const restored = manager.toRequest(entry);
             restored.retryCount = (request.retryCount as number | undefined) ?? 0;
             restored.userData = { ...(request.userData as Dictionary) };
-            manager.retries.push({ request: restored, entry, host: politenessHost(entry.url) });
+            manager.flights.retry({ request: restored, entry, host: politenessHost(entry.url) });
         }
         for (const [cluster, count] of state.clusterScheduled) manager.clusterScheduled.set(cluster, count);
         manager.skips = SkipTally.fromJSON(state, manager.options.samplesPerReason);
@@ -489,7 +482,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      */
     private refillFromReserve(): void {
         if (this.reserve.size === 0 || this.stopped || this.halted) return;
-        if (this.frontierSize() > 0 || this.inFlight.size > 0 || this.retries.length > 0) return;
+        if (this.frontierSize() > 0 || !this.flights.isIdle) return;
         for (const { payload: entry } of this.reserve.takeBest(this.room(), this.scoreOfEntry)) {
             if (this.mayRequeue(entry) && this.enqueue(entry, this.ranking.rankOf(entry))) this.refilledCount++;
         }
@@ -538,7 +531,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /** Scores of the links still to be fetched: queued, parked behind a busy host, or waiting for a retry. */
     *queuedScores(): Iterable<number> {
         yield* this.queue.scores();
-        for (const { entry } of this.retries) yield entry.linkScore ?? 0;
+        for (const { entry } of this.flights.retries()) yield entry.linkScore ?? 0;
     }
 
     /** Scores of the dropped links still held (see {@link droppedEarlier} for the rest). */
@@ -576,9 +569,9 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         if (this.halted) return null;
         const taken = this.takeRetry() ?? this.takeFromFrontier();
         if (!taken) return null;
-        this.lastActivityAt = taken.takenAt = Date.now();
-        this.inFlight.set(taken.request.id!, taken);
-        this.hosts.start(taken.host, taken.takenAt, this.delayAfterRequestTo(taken.host));
+        this.lastActivityAt = Date.now();
+        this.flights.start(taken, this.lastActivityAt);
+        this.hosts.start(taken.host, this.lastActivityAt, this.delayAfterRequestTo(taken.host));
         return taken.request as unknown as Request<T>;
     }
 
@@ -593,16 +586,14 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * from the hand-out alone let two requests arrive closer together than asked.
      */
     noteSent(request: { id?: string }): void {
-        const flight = request.id === undefined ? undefined : this.inFlight.get(request.id);
+        const flight = request.id === undefined ? undefined : this.flights.get(request.id);
         if (!flight) return;
         const delay = this.delayAfterRequestTo(flight.host);
         if (delay > 0) this.hosts.holdUntil(flight.host, Date.now() + delay);
     }
 
     private takeRetry(): InFlight | undefined {
-        const index = this.retries.findIndex((r) => !this.isBusy(r.host, r.entry.url));
-        if (index < 0) return undefined;
-        return this.retries.splice(index, 1)[0];
+        return this.flights.takeRetry((r) => !this.isBusy(r.host, r.entry.url));
     }
 
     private takeFromFrontier(): InFlight | undefined {
@@ -708,7 +699,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             isBusy: (host, url) => this.isBusy(host, url),
             diversity: this.diversityRule(),
             // Demoted URLs wait while normal pages are in flight: those may still discover normal links.
-            allowLow: this.inFlight.size === 0 && this.retries.length === 0,
+            allowLow: this.flights.isIdle,
         };
     }
 
@@ -754,7 +745,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /** The keys (or URLs) of the pages taken so far: handled, in flight or waiting for a retry. */
     protected *takenKeys(): Iterable<string> {
         yield* this.handled;
-        for (const { entry } of [...this.inFlight.values(), ...this.retries]) yield entry.uniqueKey;
+        for (const { entry } of this.flights.all()) yield entry.uniqueKey;
     }
 
     /** Queued before its host's robots.txt had been read, and disallowed by it: dropped, never fetched. */
@@ -859,7 +850,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     /** The frontier entry behind a request that is in flight (its signal, parent, anchor and score). */
     entryOf(request: Request): FetchedEntry | undefined {
-        return this.inFlight.get(request.id!)?.entry;
+        return this.flights.get(request.id!)?.entry;
     }
 
     // ------------------------------------------------------------- finishing
@@ -867,7 +858,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     async markRequestHandled(request: Request): Promise<OperationInfo> {
         const id = request.id!;
         this.lastActivityAt = Date.now();
-        const flight = this.release(id) ?? this.dropRetry(id); // a request the watchdog reclaimed may finish after all
+        const flight = this.release(id) ?? this.flights.dropRetry(id); // a request the watchdog reclaimed may finish after all
         const uniqueKey = flight?.entry.uniqueKey ?? request.uniqueKey;
         this.hosts.answered(flight?.host ?? politenessHost(request.url));
         const wasAlreadyHandled = this.handled.has(uniqueKey);
@@ -883,15 +874,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         this.lastActivityAt = Date.now();
         const flight = this.release(id);
         if (!flight) return null;
-        const retry = { ...flight, request };
-        if (options.forefront) this.retries.unshift(retry);
-        else this.retries.push(retry);
+        this.flights.retry({ ...flight, request }, options.forefront);
         return { requestId: id, uniqueKey: request.uniqueKey, wasAlreadyPresent: true, wasAlreadyHandled: false, forefront: !!options.forefront } as OperationInfo;
-    }
-
-    private dropRetry(id: string): InFlight | undefined {
-        const index = this.retries.findIndex((r) => r.request.id === id);
-        return index < 0 ? undefined : this.retries.splice(index, 1)[0];
     }
 
     /**
@@ -911,10 +895,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     }
 
     private release(id: string): InFlight | undefined {
-        const flight = this.inFlight.get(id);
-        if (!flight) return undefined;
-        this.inFlight.delete(id);
-        this.hosts.finish(flight.host);
+        const flight = this.flights.land(id);
+        if (flight) this.hosts.finish(flight.host);
         return flight;
     }
 
@@ -928,7 +910,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /** For the stall watchdog (see watchdog.ts). */
     stallState(now = Date.now()): StallState {
         const budgetLeft = !this.stopped && this.scheduled < this.maxPages && this.frontierSize() > 0;
-        const pending = !this.halted && (this.inFlight.size > 0 || this.retries.length > 0 || budgetLeft);
+        const pending = !this.halted && (!this.flights.isIdle || budgetLeft);
         return { pending, idleMillis: now - this.hosts.latestWait(this.lastActivityAt, now) };
     }
 
@@ -937,15 +919,10 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * again for the robots.txt of every host that waits for one. Returns how many requests came back.
      */
     reclaimStalled(olderThanMillis: number, now = Date.now()): number {
-        let reclaimed = 0;
-        for (const [id, flight] of [...this.inFlight]) {
-            if (now - (flight.takenAt ?? 0) < olderThanMillis) continue;
-            this.release(id);
-            this.retries.unshift(flight);
-            reclaimed++;
-        }
-        for (const { url } of [...this.retries.map((r) => r.entry), ...this.queue.parkedEntries()]) this.isBusy(politenessHost(url), url);
-        return reclaimed;
+        const stalled = this.flights.reclaimOlderThan(olderThanMillis, now);
+        for (const { host } of stalled) this.hosts.finish(host);
+        for (const { url } of [...this.flights.retries().map((r) => r.entry), ...this.queue.parkedEntries()]) this.isBusy(politenessHost(url), url);
+        return stalled.length;
     }
 
     /** The watchdog gave up: nothing more is handed out; pending requests stay in the snapshot, so a resume retries them. */
@@ -1001,14 +978,14 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /** True exactly when `fetchNextRequest()` would return `null` now (requests in flight do not count). */
     async isEmpty(): Promise<boolean> {
         if (this.halted) return true;
-        if (this.retries.some((r) => !this.isBusy(r.host, r.entry.url))) return false;
+        if (this.flights.hasRetry((r) => !this.isBusy(r.host, r.entry.url))) return false;
         if (this.stopped || this.scheduled >= this.maxPages) return true;
         return this.nextTakeable() === undefined;
     }
 
     async isFinished(): Promise<boolean> {
-        if (this.halted) return this.inFlight.size === 0;
-        if (this.inFlight.size > 0 || this.retries.length > 0) return false;
+        if (this.halted) return this.flights.flying === 0;
+        if (!this.flights.isIdle) return false;
         if (this.robots?.hasPendingWork) return false; // a robots.txt or sitemap may still queue pages
         if (!this.stopped && this.scheduled < this.maxPages) this.refillFromReserve();
         return this.stopped || this.scheduled >= this.maxPages || this.frontierSize() === 0;
@@ -1017,7 +994,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /** Why the frontier ended, if it has; `null` while there is work. */
     get finishReason(): 'stalled' | 'cancelled' | 'limit_reached' | 'exhausted' | null {
         if (this.halted) return 'stalled';
-        if (this.inFlight.size > 0 || this.retries.length > 0) return null;
+        if (!this.flights.isIdle) return null;
         if (this.stopped) return 'cancelled';
         if (this.scheduled >= this.maxPages) return 'limit_reached';
         if (this.frontierSize() === 0) return 'exhausted';
@@ -1029,11 +1006,11 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     }
 
     getTotalCount(): number {
-        return this.handled.size + this.inFlight.size + this.retries.length + this.frontierSize();
+        return this.handled.size + this.flights.flying + this.flights.waiting + this.frontierSize();
     }
 
     getPendingCount(): number {
-        return this.inFlight.size + this.retries.length + this.frontierSize();
+        return this.flights.flying + this.flights.waiting + this.frontierSize();
     }
 
     async *[Symbol.asyncIterator](): AsyncGenerator<Request> {
@@ -1052,7 +1029,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     }
 
     get inFlightCount(): number {
-        return this.inFlight.size;
+        return this.flights.flying;
     }
 
     /** Links queued again from the reserve after the queue ran empty. */
@@ -1093,7 +1070,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     /** The whole frontier as JSON. Requests in flight are saved as pending, so a resumed crawl fetches them again. */
     toJSON(): FocusedRequestManagerState {
-        const pending = [...this.retries, ...this.inFlight.values()].map((f) => ({
+        const pending = this.flights.all().map((f) => ({
             entry: f.entry,
             request: { retryCount: f.request.retryCount, userData: f.request.userData },
         }));

@@ -5,6 +5,8 @@ export { ExplorationLedger, SECTION_SAMPLE, SectionExploration, opensSection, pi
 export type { ExplorationCandidate, ExplorationLedgerJSON, SectionExplorationJSON } from './exploration.js';
 export { Admission } from './admission.js';
 export type { Admitted, AdmissionRules, FrontierSkipReason, Refused } from './admission.js';
+export { InFlightRequests } from './in-flight.js';
+export type { Flight } from './in-flight.js';
 export { PoliteQueue, politenessHost } from './polite-queue.js';
 export type { PoliteGate, PoliteOffer, PoliteQueueEntry, PoliteQueueJSON, RankedEntry } from './polite-queue.js';
 export {
