@@ -1032,8 +1032,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         return this.flights.flying;
     }
 
-    /** Links queued again from the reserve after the queue ran empty. */
-    /** Sections of the site (a host's first directory) a fetch has entered. */
+    /** Sections of the site (a host's first directory) a fetch has opened. */
     get sectionsOpened(): number {
         return this.sections.sectionsOpened;
     }
@@ -1043,6 +1042,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         return this.sections.pages;
     }
 
+    /** Links queued again from the reserve (after the queue ran empty, or after a re-score ranked them higher). */
     get refilled(): number {
         return this.refilledCount;
     }
