@@ -52,7 +52,7 @@ export type {
 export { InProcessFrontier, MemoryFrontierStore } from './memory-frontier-store.js';
 export { LeaseHeartbeat } from './lease-heartbeat.js';
 export type { LeaseHeartbeatOptions } from './lease-heartbeat.js';
-export type { MemoryFrontierStoreOptions } from './memory-frontier-store.js';
+export type { InProcessFrontierJSON, MemoryFrontierStoreOptions } from './memory-frontier-store.js';
 export { CrawlIdentityMismatchError, assertSameCrawl, identityDifferences, normalizeIdentity, optionsHash } from './crawl-identity.js';
 export type { CrawlIdentity } from './crawl-identity.js';
 export { HostSchedule } from './host-schedule.js';

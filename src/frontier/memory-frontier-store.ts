@@ -1,5 +1,5 @@
 import { BestFirstQueue } from './best-first-queue.js';
-import type { QueueItem } from './best-first-queue.js';
+import type { BestFirstQueueJSON, QueueItem } from './best-first-queue.js';
 import { assertSameCrawl, normalizeIdentity } from './crawl-identity.js';
 import { HostSchedule } from './host-schedule.js';
 import type { CrawlIdentity } from './crawl-identity.js';
@@ -30,7 +30,33 @@ export interface MemoryFrontierStoreOptions extends FrontierStoreOptions {
     now?: () => number;
 }
 
-type UrlState = 'fresh' | 'requeued' | 'leased' | 'done' | 'failed' | 'dropped';
+export type UrlState = 'fresh' | 'requeued' | 'leased' | 'done' | 'failed' | 'dropped';
+
+/**
+ * A snapshot of {@link InProcessFrontier} (`toJSON`), for a crawl that must survive its process. Plain JSON. Leases
+ * out at the snapshot are saved as `leased`: their holders die with the process, so a restored frontier queues them
+ * again, charged, as it does a lease that expired.
+ */
+export interface InProcessFrontierJSON<P = unknown> {
+    version: 1;
+    crawlId: string;
+    states: Array<[key: string, state: UrlState]>;
+    fresh: BestFirstQueueJSON<FrontierOffer<P>>;
+    requeued: BestFirstQueueJSON<FrontierOffer<P>>;
+    leased: Array<{ offer: FrontierOffer<P>; score: number }>;
+    attempts: Array<[key: string, attempts: number]>;
+    answeredHosts: string[];
+    hostDelay: Array<[host: string, delayMillis: number]>;
+    leasedAgain: string[];
+    /** Items committed and not yet acknowledged: claimable at once after a restore. */
+    owed: Array<[key: string, item: unknown]>;
+    events: unknown[];
+    report: unknown;
+    counters: FrontierCounters;
+    lastToken: number;
+    stopReason: string | null;
+    identity: CrawlIdentity | null;
+}
 
 interface HeldLease<P> {
     offer: FrontierOffer<P>;
@@ -53,8 +79,8 @@ export class InProcessFrontier<P = unknown> {
     readonly crawlId: string;
     private readonly now: () => number;
     private readonly states = new Map<string, UrlState>();
-    private readonly fresh = new BestFirstQueue<FrontierOffer<P>>();
-    private readonly requeued = new BestFirstQueue<FrontierOffer<P>>();
+    private fresh = new BestFirstQueue<FrontierOffer<P>>();
+    private requeued = new BestFirstQueue<FrontierOffer<P>>();
     private readonly leases = new Map<string, HeldLease<P>>();
     /** Failed attempts of URLs not yet done or failed. */
     private readonly attempts = new Map<string, number>();
@@ -65,9 +91,9 @@ export class InProcessFrontier<P = unknown> {
     /** Pages committed with an item, by key, until their delivery is acknowledged. */
     private readonly owed = new Map<string, { token: number; item: unknown; deadline: number }>();
     /** The event log; an event's id is its position, from 1. */
-    private readonly events: unknown[] = [];
+    private events: unknown[] = [];
     private report: unknown = null;
-    private readonly counters: FrontierCounters = { ...ZERO_COUNTERS };
+    private counters: FrontierCounters = { ...ZERO_COUNTERS };
     private lastToken = 0;
     private stopReason: string | null = null;
     private identity: CrawlIdentity | null = null;
@@ -78,6 +104,59 @@ export class InProcessFrontier<P = unknown> {
         this.crawlId = crawlId ?? 'in-process';
         this.now = now ?? Date.now;
         this.hosts = new HostSchedule(this.options.maxInFlightPerHost, this.options.maxInFlightPerNewHost);
+    }
+
+    /**
+     * The whole frontier as plain JSON. Host back-offs and delays in progress are not kept (they run on a clock that
+     * restarts with the process); `Crawl-delay`s given by `setHostDelay` are.
+     */
+    toJSON(): InProcessFrontierJSON<P> {
+        return copyJson({
+            version: 1 as const,
+            crawlId: this.crawlId,
+            states: [...this.states],
+            fresh: this.fresh.toJSON(),
+            requeued: this.requeued.toJSON(),
+            leased: [...this.leases.values()].map(({ offer, score }) => ({ offer, score })),
+            attempts: [...this.attempts],
+            answeredHosts: this.hosts.answeredHosts(),
+            hostDelay: [...this.hostDelay],
+            leasedAgain: [...this.leasedAgain],
+            owed: [...this.owed].map(([key, { item }]): [string, unknown] => [key, item]),
+            events: this.events,
+            report: this.report,
+            counters: this.counters,
+            lastToken: this.lastToken,
+            stopReason: this.stopReason,
+            identity: this.identity,
+        });
+    }
+
+    /**
+     * Restores a frontier saved with {@link toJSON}, under the given options (the crawl identity, if one was claimed,
+     * refuses a worker of another crawl as before). Its leases come back queued, charged, served first; deliveries it
+     * owed are claimable at once; lease tokens keep counting up, so a lease of the old process stays fenced out.
+     */
+    static fromJSON<P>(json: InProcessFrontierJSON<P>, options: MemoryFrontierStoreOptions = {}): InProcessFrontier<P> {
+        if (json?.version !== 1) throw new TypeError('Unknown frontier snapshot (expected version 1); start the crawl afresh.');
+        const frontier = new InProcessFrontier<P>({ crawlId: json.crawlId, ...options });
+        for (const [key, state] of json.states) frontier.states.set(key, state);
+        frontier.fresh = BestFirstQueue.fromJSON(json.fresh);
+        frontier.requeued = BestFirstQueue.fromJSON(json.requeued);
+        for (const [key, attempts] of json.attempts) frontier.attempts.set(key, attempts);
+        for (const host of json.answeredHosts) frontier.hosts.answered(host);
+        for (const [host, delay] of json.hostDelay) frontier.hostDelay.set(host, delay);
+        for (const key of json.leasedAgain) frontier.leasedAgain.add(key);
+        for (const [key, item] of json.owed) frontier.owed.set(key, { token: 0, item, deadline: 0 });
+        frontier.events = json.events;
+        frontier.report = json.report;
+        frontier.counters = { ...ZERO_COUNTERS, ...json.counters };
+        frontier.lastToken = json.lastToken;
+        frontier.stopReason = json.stopReason;
+        frontier.identity = json.identity;
+        for (const { offer, score } of json.leased) frontier.requeue({ offer, score, token: 0, workerId: '', deadline: 0 });
+        frontier.counters.reclaimed += json.leased.length;
+        return frontier;
     }
 
     claimIdentity(identity: CrawlIdentity): void {
@@ -364,8 +443,19 @@ export class InProcessFrontier<P = unknown> {
 export class MemoryFrontierStore<P = unknown> implements FrontierStore<P> {
     readonly frontier: InProcessFrontier<P>;
 
-    constructor(options: MemoryFrontierStoreOptions = {}) {
-        this.frontier = new InProcessFrontier<P>(options);
+    /** @param options Its options, or a frontier to put behind the interface (one restored from a snapshot). */
+    constructor(options: MemoryFrontierStoreOptions | InProcessFrontier<P> = {}) {
+        this.frontier = options instanceof InProcessFrontier ? options : new InProcessFrontier<P>(options);
+    }
+
+    /** See {@link InProcessFrontier.toJSON}. */
+    toJSON(): InProcessFrontierJSON<P> {
+        return this.frontier.toJSON();
+    }
+
+    /** See {@link InProcessFrontier.fromJSON}. */
+    static fromJSON<P>(json: InProcessFrontierJSON<P>, options: MemoryFrontierStoreOptions = {}): MemoryFrontierStore<P> {
+        return new MemoryFrontierStore<P>(InProcessFrontier.fromJSON(json, options));
     }
 
     get options(): ResolvedFrontierStoreOptions {

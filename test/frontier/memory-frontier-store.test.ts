@@ -24,6 +24,34 @@ describe('InProcessFrontier', () => {
         expect(frontier.commit(lease!, 'done')).toBe('stale');
     });
 
+    it('survives its process through a JSON snapshot: leases out come back charged and first, fences and budget hold', () => {
+        const options = { maxPages: 4, maxInFlightPerHost: 8 };
+        const frontier = new InProcessFrontier<TestPayload>(options);
+        const identity = { query: 'q', seeds: ['https://a.test/'], mode: 'http', optionsHash: optionsHash({ maxPages: 4 }) };
+        frontier.claimIdentity(identity);
+        frontier.enqueue(['a', 'b', 'c', 'd', 'e'].map((key, i) => offer(key, 5 - i)));
+        frontier.setHostDelay('b.test', 2_000);
+        const [a] = frontier.lease('w1', 2).leases; // one: the host has not answered yet
+        expect(frontier.commit(a!, 'done', [{ kind: 'page', url: a!.url }], { url: a!.url })).toBe('ok');
+        const [b] = frontier.lease('w1', 1).leases;
+
+        const restored = InProcessFrontier.fromJSON<TestPayload>(JSON.parse(JSON.stringify(frontier.toJSON())), options);
+        // e was turned away when offered: no more fresh URLs than the budget of 4 could fetch.
+        expect(restored.status()).toMatchObject({ charged: 2, done: 1, requeued: 1, fresh: 2, leased: 0 });
+        // The old process's lease is fenced out; its page comes back first, without a second charge.
+        expect(restored.commit(b!, 'done')).toBe('stale');
+        expect(restored.enqueue([offer('a', 9)]).outcomes).toEqual(['duplicate']);
+        const again = restored.lease('w2', 10).leases.map((lease) => lease.key);
+        expect(again).toEqual(['b', 'c', 'd']);
+        expect(restored.status()).toMatchObject({ charged: 4, fresh: 0, leased: 3 });
+        // The log, the item owed (claimable at once), the identity and the host's Crawl-delay survive.
+        expect(restored.readEvents('0', 10).map((entry) => entry.event)).toEqual([{ kind: 'page', url: a!.url }]);
+        expect(restored.claimDeliveries(10).map((owed) => owed.item)).toEqual([{ url: a!.url }]);
+        expect(() => restored.claimIdentity({ ...identity, query: 'other' })).toThrow(/query/);
+        expect(restored.toJSON().hostDelay).toEqual([['b.test', 2_000]]);
+        expect(() => InProcessFrontier.fromJSON({ version: 2 } as never)).toThrow(/Unknown frontier snapshot/);
+    });
+
     it('refuses options that cannot work, saying which', () => {
         expect(() => new InProcessFrontier({ leaseMillis: 0 })).toThrow(/leaseMillis must be an integer ≥ 1/);
         expect(() => new InProcessFrontier({ maxPages: -1 })).toThrow(/maxPages/);
