@@ -1,5 +1,8 @@
 import { AdaptivePlaywrightCrawler, GotScrapingHttpClient } from 'crawlee';
-import type { Dictionary, PlaywrightCrawlingContext } from 'crawlee';
+import type { Dictionary, PlaywrightCrawlingContext, Request } from 'crawlee';
+
+import { mergeGotHooks } from './got-hooks.js';
+import type { GotGuardHooks } from './got-hooks.js';
 
 type HttpRequest = Parameters<GotScrapingHttpClient['sendRequest']>[0];
 
@@ -12,13 +15,27 @@ type HttpRequest = Parameters<GotScrapingHttpClient['sendRequest']>[0];
 export class ProxiedAdaptivePlaywrightCrawler extends AdaptivePlaywrightCrawler {
     /** Sent by the plain-HTTP runs; the browser gets it from the launch context. */
     userAgent: string | undefined;
+    /**
+     * got hooks for a plain-HTTP run of the request (the crawl's scope guard: `FocusedCrawl.httpGuardHooks`). Crawlee
+     * gives those runs' pre-navigation hooks no got options, so without these a redirect to another host was
+     * followed in adaptive mode.
+     */
+    httpGuardHooks: ((request: Request) => GotGuardHooks) | undefined;
 
     protected override async runRequestHandlerWithPlainHTTP(context: PlaywrightCrawlingContext, oldStateCopy?: Dictionary) {
         if (this.proxyConfiguration && !context.proxyInfo) {
             context.proxyInfo = await this.proxyConfiguration.newProxyInfo(context.session?.id, { request: context.request });
         }
         if (this.userAgent && !context.request.headers?.['user-agent']) context.request.headers = { ...context.request.headers, 'user-agent': this.userAgent };
-        return super.runRequestHandlerWithPlainHTTP(context, oldStateCopy);
+        if (!this.httpGuardHooks) return super.runRequestHandlerWithPlainHTTP(context, oldStateCopy);
+        const send = context.sendRequest;
+        const hooks = this.httpGuardHooks(context.request);
+        context.sendRequest = (options = {}) => send({ ...options, hooks: mergeGotHooks(options.hooks as GotGuardHooks | undefined, hooks) } as typeof options);
+        try {
+            return await super.runRequestHandlerWithPlainHTTP(context, oldStateCopy);
+        } finally {
+            context.sendRequest = send; // the detection's browser run, or a retry, sends its own way
+        }
     }
 }
 

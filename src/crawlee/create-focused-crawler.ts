@@ -1,6 +1,6 @@
 import { BasicCrawler, CheerioCrawler, Configuration, PlaywrightCrawler, ProxyConfiguration } from 'crawlee';
 import type { CrawlingContext } from 'crawlee';
-import type { Page } from 'playwright';
+import { browserPageOf } from './rendering.js';
 
 import { InsecureHttpClient, ProxiedAdaptivePlaywrightCrawler } from './adaptive-crawler.js';
 import { CHROMIUM_ARGS, chromiumExecutable, mediaBlockingArgs, trackDataRequests } from './browser.js';
@@ -93,15 +93,6 @@ export const ADAPTIVE_POOL_OPTIONS = {
     systemStatusOptions: { maxEventLoopOverloadedRatio: 0.7 },
 } as const;
 
-/** The page of a pre-navigation hook's context; none in AdaptivePlaywrightCrawler's plain-HTTP runs, whose `page` throws. */
-function browserPageOfHook(context: object): Page | undefined {
-    try {
-        return (context as { page?: Page }).page;
-    } catch {
-        return undefined;
-    }
-}
-
 /** One call for the common case: a Crawlee crawler of the chosen kind with the focused frontier and page hook. */
 export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions): Promise<FocusedCrawler> {
     const mode = options.mode ?? 'browser';
@@ -134,7 +125,7 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
     };
     // Counts the page's in-scope data requests, so the page hook reads the lists scripts build from them.
     const settleHook = async (context: object, gotoOptions?: { waitUntil?: string }) => {
-        const page = browserPageOfHook(context);
+        const page = browserPageOf(context as CrawlingContext);
         if (!page) return;
         trackDataRequests(page, (url) => focus.manager.isInScope(url));
         // The page hook waits for a quiet DOM itself; 'load' would add a wait for every image.
@@ -185,14 +176,14 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
     } else if (mode === 'browser') {
         crawler = new PlaywrightCrawler({ ...common, ...browserOptions, ...passThrough } as never, config) as unknown as BasicCrawler;
     } else {
-        const { preNavigationHooks: _browserOnlyHooks, ...adaptiveBrowserOptions } = browserOptions;
         const adaptive = new ProxiedAdaptivePlaywrightCrawler(
             {
                 ...common,
-                ...adaptiveBrowserOptions,
                 // The browser runs must count data requests too, or a list built from a slow fetch is read unbuilt and
-                // the detection finds it "static" (acl2020: recall 0.00). The hook skips the plain-HTTP runs.
-                preNavigationHooks: [settleHook],
+                // the detection finds it "static" (acl2020: recall 0.00); the settle hook skips the plain-HTTP runs.
+                // The scope guard covers both: Chromium's through the Fetch domain, plain HTTP's through got hooks
+                // (`httpGuardHooks` below).
+                ...browserOptions,
                 ...(options.ignoreHttpsErrors ? { httpClient: new InsecureHttpClient() } : {}),
                 // Static or not is judged on the links and text the focused crawl reads, not on dataset items, and an
                 // app shell fetched over plain HTTP is rendered in the browser (see src/crawlee/rendering.ts).
@@ -211,6 +202,7 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
             config,
         );
         adaptive.userAgent = userAgent;
+        adaptive.httpGuardHooks = (request) => focus.httpGuardHooks(request);
         crawler = adaptive as unknown as BasicCrawler;
     }
     return {

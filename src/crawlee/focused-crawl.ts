@@ -18,7 +18,9 @@ import { hostOf } from '../url/index.js';
 import { DOCUMENT_CONTENT_TYPES, type DocumentKind } from '../extract/documents/index.js';
 import { settleRenderedPage } from './browser.js';
 import { DocumentFetchError, DocumentReader, markAsDocument } from './documents.js';
-import { browserPageOf, RenderingLedger } from './rendering.js';
+import { browserPageOf, isAdaptivePlainHttpRun, RenderingLedger } from './rendering.js';
+import { mergeGotHooks } from './got-hooks.js';
+import type { GotGuardHooks } from './got-hooks.js';
 import { PhaseClock } from './timings.js';
 import { HarvestCurve, TopPages, buildReport, learnedRules, reportHtml } from '../report/index.js';
 import type { CrawlStopReason, FocusReport, HarvestCurveJSON, SharedCrawlSummary } from '../report/index.js';
@@ -561,10 +563,11 @@ export class FocusedCrawl {
     /**
      * AdaptivePlaywrightCrawler's `shouldPropagateError`: a plain-HTTP run that failed because the host cannot be reached
      * (no such name, nothing listening, a proxy that cannot reach it) fails the attempt at once. The browser cannot reach
-     * that host either, and trying it delays the failure by a page load, while other links of the host are taken.
+     * that host either, and trying it delays the failure by a page load, while other links of the host are taken. So
+     * does a redirect the scope guard blocked: the browser would ask for the page again only to be blocked too.
      */
     unreachableHostCheck(): (error: Error) => boolean {
-        return (error) => HOST_FAILURE.test(failureReason(error, []));
+        return (error) => HOST_FAILURE.test(failureReason(error, [])) || REDIRECT_BLOCKED.test(error?.message ?? '');
     }
 
     /**
@@ -590,6 +593,9 @@ export class FocusedCrawl {
      * - browser mode: a document's redirect is checked when its response arrives, before Chromium follows it (the
      *   Fetch domain; Playwright's `page.route` sees only the first URL of a redirect chain), and a script that
      *   navigates the main frame away is answered 204, so the page stays. Subresources such as CDN scripts still load.
+     * - adaptive mode: its browser runs as in browser mode; its plain-HTTP runs get the hooks of {@link httpGuardHooks}
+     *   from the crawler (`ProxiedAdaptivePlaywrightCrawler.httpGuardHooks`): this hook is given a page's goto options
+     *   there, not got's.
      *
      * A blocked redirect fails the page without retries (failure `redirect-blocked`) and counts its target as skipped
      * (`out-of-scope`, or `unsupported-scheme` for `file:` and the like).
@@ -597,9 +603,9 @@ export class FocusedCrawl {
     scopeGuardHook() {
         this.tracksSending = true;
         return async (context: CrawlingContext, gotOptions?: Dictionary): Promise<void> => {
-            const page = (context as unknown as { page?: import('playwright').Page }).page;
+            const page = browserPageOf(context);
             if (page) await this.clock.time('guard', () => this.guardBrowserPage(context, page));
-            else if (gotOptions) this.guardHttpRedirects(context, gotOptions);
+            else if (gotOptions && !isAdaptivePlainHttpRun(context)) this.guardHttpRedirects(context.request, gotOptions);
             context.request.userData.__focusNavigated = true; // from here on, a failure may be the site's
             this.navigationStarted.set(context.request, performance.now());
             this.fetchedVia.set(context.request, this.manager.entryOf(context.request)?.signal ?? null);
@@ -612,17 +618,25 @@ export class FocusedCrawl {
         this.manager.noteSent(request);
     }
 
-    private guardHttpRedirects(context: CrawlingContext, gotOptions: Dictionary): void {
-        const hooks = (gotOptions.hooks ??= {}) as { beforeRedirect?: Array<(options: { url?: URL | string }) => void>; beforeRequest?: Array<() => void> };
-        hooks.beforeRequest = [...(hooks.beforeRequest ?? []), () => this.noteSent(context.request)];
-        hooks.beforeRedirect = [
-            ...(hooks.beforeRedirect ?? []),
-            (options) => {
-                const target = String(options.url ?? '');
-                const reason = this.redirectBlockReason(target);
-                if (reason) throw this.blockRedirect(context, target, reason);
-            },
-        ];
+    private guardHttpRedirects(request: Request, gotOptions: Dictionary): void {
+        gotOptions.hooks = mergeGotHooks(gotOptions.hooks as GotGuardHooks | undefined, this.httpGuardHooks(request));
+    }
+
+    /**
+     * got hooks for a plain-HTTP fetch of the request: the politeness delay counts from when it is sent, and each
+     * redirect hop is checked against the scope before it is followed.
+     */
+    httpGuardHooks(request: Request): GotGuardHooks {
+        return {
+            beforeRequest: [() => this.noteSent(request)],
+            beforeRedirect: [
+                (options) => {
+                    const target = String(options.url ?? '');
+                    const reason = this.redirectBlockReason(target, request);
+                    if (reason) throw this.blockRedirect(request, target, reason);
+                },
+            ],
+        };
     }
 
     /**
@@ -641,10 +655,10 @@ export class FocusedCrawl {
                 void cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' }).catch(() => undefined);
                 return;
             }
-            const reason = event.responseStatusCode === undefined ? this.navigationBlockReason(event, mainFrameId) : this.redirectReasonOf(event);
+            const reason = event.responseStatusCode === undefined ? this.navigationBlockReason(event, mainFrameId) : this.redirectReasonOf(event, context.request);
             if (reason?.redirect) {
                 void cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' }).catch(() => undefined);
-                context.log.warning(this.blockRedirect(context, reason.target, reason.why).message);
+                context.log.warning(this.blockRedirect(context.request, reason.target, reason.why).message);
             } else if (reason) {
                 // A 204 ends a navigation and leaves the page as it was (HTML: "no content" responses are not
                 // navigated to); a failed request would replace it with Chromium's error page before it is read.
@@ -675,7 +689,7 @@ export class FocusedCrawl {
     }
 
     /** A document response that redirects where the crawl must not go. */
-    private redirectReasonOf(event: PausedResponse): BlockedNavigation | null {
+    private redirectReasonOf(event: PausedResponse, request: Request): BlockedNavigation | null {
         const location = event.responseHeaders?.find((header) => header.name.toLowerCase() === 'location')?.value;
         const status = event.responseStatusCode ?? 0;
         if (!(status >= 300 && status < 400 && location)) return null;
@@ -685,20 +699,23 @@ export class FocusedCrawl {
         } catch {
             target = location;
         }
-        const why = this.redirectBlockReason(target);
+        const why = this.redirectBlockReason(target, request);
         return why ? { target, why, redirect: true } : null;
     }
 
     /** Why a redirect to `target` must not be followed, or `null` if it may. */
-    private redirectBlockReason(target: string): 'unsupported-scheme' | 'out-of-scope' | null {
+    private redirectBlockReason(target: string, request: Request): 'unsupported-scheme' | 'out-of-scope' | null {
         if (!/^https?:/i.test(target)) return 'unsupported-scheme';
-        return this.manager.isInScope(target) ? null : 'out-of-scope';
+        if (this.manager.isInScope(target)) return null;
+        if (!this.manager.adoptStartRedirect(request, target)) return 'out-of-scope';
+        log.info(`crawlee-focus: the start URL ${request.url} redirects to ${target.slice(0, 300)}; its host joins the crawl's scope.`);
+        return null;
     }
 
-    private blockRedirect(context: CrawlingContext, target: string, reason: 'unsupported-scheme' | 'out-of-scope'): Error {
+    private blockRedirect(request: Request, target: string, reason: 'unsupported-scheme' | 'out-of-scope'): Error {
         this.manager.reject(target, reason);
-        context.request.noRetry = true;
-        return new Error(`crawlee-focus: redirect blocked (${reason}): ${context.request.url} redirects to ${target.slice(0, 300)}`);
+        request.noRetry = true;
+        return new Error(`crawlee-focus: redirect blocked (${reason}): ${request.url} redirects to ${target.slice(0, 300)}`);
     }
 
     /**
@@ -1383,6 +1400,8 @@ const PROXY_TRANSPORT_ERRORS: Readonly<Record<number, string>> = Object.freeze({
 });
 
 /** Errors that say the resource is not a page we can read: retrying cannot help. */
+/** The error of a redirect the scope guard blocked ({@link FocusedCrawl.scopeGuardHook}). */
+const REDIRECT_BLOCKED = /crawlee-focus: redirect blocked/;
 const PERMANENT_FAILURE = /served Content-Type|Download is starting|ERR_INVALID_RESPONSE|ERR_UNKNOWN_URL_SCHEME|ERR_TOO_MANY_REDIRECTS|Redirected \d+ times|redirect blocked|ERR_UNSAFE_REDIRECT|Unsupported protocol/i;
 
 /** Subresources a browser page is read without ({@link FocusedCrawlOptions.blockMedia}), as the Fetch domain names them. */

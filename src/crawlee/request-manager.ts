@@ -544,6 +544,18 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         return this.scope.includes(url);
     }
 
+    /**
+     * A start URL (depth 0) that redirects to another host brings that host into the scope, when the scope comes from
+     * the start URLs: the user named a site, and this is where the site now lives (Heritrix's `seedsRedirectNewSeeds`).
+     * Returns whether the target is in scope now. Not with `allowedHosts` (the user drew the scope), nor in a shared
+     * crawl (the other workers would not know the host).
+     */
+    adoptStartRedirect(request: { url: string; crawlDepth?: number }, target: string): boolean {
+        if ((request.crawlDepth ?? 0) !== 0 || !this.scope.learnsFromSeeds || this.isShared || !/^https?:/i.test(target)) return false;
+        this.scope.addStartUrl(target);
+        return this.scope.includes(target);
+    }
+
     private skip(reason: FrontierSkipReason, url: string, uniqueKey?: string): { added: false; uniqueKey?: string } {
         this.count(reason, url);
         return { added: false, uniqueKey };
