@@ -16,27 +16,47 @@ export class ProxiedAdaptivePlaywrightCrawler extends AdaptivePlaywrightCrawler 
     /** Sent by the plain-HTTP runs; the browser gets it from the launch context. */
     userAgent: string | undefined;
     /**
-     * got hooks for a plain-HTTP run of the request (the crawl's scope guard: `FocusedCrawl.httpGuardHooks`). Crawlee
-     * gives those runs' pre-navigation hooks no got options, so without these a redirect to another host was
-     * followed in adaptive mode.
+     * What the crawl checks of a plain-HTTP run, which Crawlee gives no got options and whose post-navigation hooks it
+     * runs only after the request handler:
+     * - `hooks`: got hooks for the request (the scope guard, `FocusedCrawl.httpGuardHooks`); without them a redirect
+     *   to another host was followed in adaptive mode;
+     * - `checkResponse`: called on the response before the handler reads it; throwing fails the run (a 503 with
+     *   `Retry-After`, `FocusedCrawl.backOffOnRetryAfter`).
      */
-    httpGuardHooks: ((request: Request) => GotGuardHooks) | undefined;
+    httpGuard: { hooks: (request: Request) => GotGuardHooks; checkResponse: (request: Request, response: PlainHttpResponse) => void } | undefined;
 
     protected override async runRequestHandlerWithPlainHTTP(context: PlaywrightCrawlingContext, oldStateCopy?: Dictionary) {
         if (this.proxyConfiguration && !context.proxyInfo) {
             context.proxyInfo = await this.proxyConfiguration.newProxyInfo(context.session?.id, { request: context.request });
         }
         if (this.userAgent && !context.request.headers?.['user-agent']) context.request.headers = { ...context.request.headers, 'user-agent': this.userAgent };
-        if (!this.httpGuardHooks) return super.runRequestHandlerWithPlainHTTP(context, oldStateCopy);
+        const guard = this.httpGuard;
+        if (!guard) return super.runRequestHandlerWithPlainHTTP(context, oldStateCopy);
         const send = context.sendRequest;
-        const hooks = this.httpGuardHooks(context.request);
-        context.sendRequest = (options = {}) => send({ ...options, hooks: mergeGotHooks(options.hooks as GotGuardHooks | undefined, hooks) } as typeof options);
+        const hooks = guard.hooks(context.request);
+        context.sendRequest = (async (options = {}) => {
+            const response = await send({
+                // As CheerioCrawler does: a body that never ends is abandoned at the navigation timeout. Crawlee's
+                // timeout of the run leaves the request itself open, and a never-ending answer kept its socket for good.
+                timeout: { request: this.navigationTimeoutMillis },
+                ...options,
+                hooks: mergeGotHooks(options.hooks as GotGuardHooks | undefined, hooks),
+            } as typeof options);
+            guard.checkResponse(context.request, response as unknown as PlainHttpResponse);
+            return response;
+        }) as typeof send;
         try {
             return await super.runRequestHandlerWithPlainHTTP(context, oldStateCopy);
         } finally {
             context.sendRequest = send; // the detection's browser run, or a retry, sends its own way
         }
     }
+}
+
+/** What the crawl reads of a plain-HTTP run's response before the handler does. */
+export interface PlainHttpResponse {
+    statusCode: number;
+    headers: Record<string, string | string[] | undefined>;
 }
 
 /**

@@ -182,7 +182,7 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
                 // The browser runs must count data requests too, or a list built from a slow fetch is read unbuilt and
                 // the detection finds it "static" (acl2020: recall 0.00); the settle hook skips the plain-HTTP runs.
                 // The scope guard covers both: Chromium's through the Fetch domain, plain HTTP's through got hooks
-                // (`httpGuardHooks` below).
+                // (`httpGuard` below).
                 ...browserOptions,
                 ...(options.ignoreHttpsErrors ? { httpClient: new InsecureHttpClient() } : {}),
                 // Static or not is judged on the links and text the focused crawl reads, not on dataset items, and an
@@ -202,7 +202,13 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
             config,
         );
         adaptive.userAgent = userAgent;
-        adaptive.httpGuardHooks = (request) => focus.httpGuardHooks(request);
+        adaptive.httpGuard = {
+            hooks: (request) => focus.httpGuardHooks(request),
+            checkResponse: (request, response) => {
+                const retryAfter = response.headers['retry-after'];
+                focus.backOffOnRetryAfter(request, response.statusCode, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
+            },
+        };
         crawler = adaptive as unknown as BasicCrawler;
     }
     return {

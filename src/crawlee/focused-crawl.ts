@@ -564,26 +564,36 @@ export class FocusedCrawl {
      * AdaptivePlaywrightCrawler's `shouldPropagateError`: a plain-HTTP run that failed because the host cannot be reached
      * (no such name, nothing listening, a proxy that cannot reach it) fails the attempt at once. The browser cannot reach
      * that host either, and trying it delays the failure by a page load, while other links of the host are taken. So
-     * does a redirect the scope guard blocked: the browser would ask for the page again only to be blocked too.
+     * does a failure the browser would only repeat at the site's cost: a redirect the scope guard blocked, a redirect
+     * loop, and a 429/503 whose `Retry-After` the host is now waiting out (the retry comes after the wait).
      */
     unreachableHostCheck(): (error: Error) => boolean {
-        return (error) => HOST_FAILURE.test(failureReason(error, [])) || REDIRECT_BLOCKED.test(error?.message ?? '');
+        return (error) => {
+            const reason = failureReason(error, []);
+            return HOST_FAILURE.test(reason) || reason === 'redirect-blocked' || reason === 'redirect' || RETRY_AFTER_FAILURE.test(error?.message ?? '');
+        };
     }
 
     /**
      * A post-navigation hook: a 429 or 503 answer with `Retry-After` keeps that host (only) idle for the time asked.
      */
     retryAfterHook() {
-        return async (context: CrawlingContext): Promise<void> => {
-            const status = responseStatus(context);
-            if (status !== 429 && status !== 503) return;
-            const wait = retryAfterMillis(responseHeader(context, 'retry-after'));
-            if (wait === null) return;
-            this.manager.backOffHost(context.request.url, Date.now() + wait);
-            context.log.info(`crawlee-focus: ${status} from ${new URL(context.request.url).host}; backing off ${Math.round(wait / 1000)} s.`);
-            // A browser would read the error page as the page: fail this attempt so that it is retried after the wait.
-            throw new Error(`crawlee-focus: status code ${status} with Retry-After; retried after ${Math.round(wait / 1000)} s`);
-        };
+        return async (context: CrawlingContext): Promise<void> => this.backOffOnRetryAfter(context.request, responseStatus(context), responseHeader(context, 'retry-after'));
+    }
+
+    /**
+     * A 429 or 503 with `Retry-After` keeps the request's host idle for the time asked, and fails the attempt (a browser
+     * would read the error page as the page) so that it is retried after the wait. Adaptive mode's plain-HTTP runs call
+     * it on their response (`ProxiedAdaptivePlaywrightCrawler`), since Crawlee runs their post-navigation hooks only
+     * after the request handler.
+     */
+    backOffOnRetryAfter(request: Request, status: number | null, retryAfter: string | undefined): void {
+        if (status !== 429 && status !== 503) return;
+        const wait = retryAfterMillis(retryAfter);
+        if (wait === null) return;
+        this.manager.backOffHost(request.url, Date.now() + wait);
+        log.info(`crawlee-focus: ${status} from ${new URL(request.url).host}; backing off ${Math.round(wait / 1000)} s.`);
+        throw new Error(`crawlee-focus: status code ${status} with Retry-After; retried after ${Math.round(wait / 1000)} s`);
     }
 
     /**
@@ -594,7 +604,7 @@ export class FocusedCrawl {
      *   Fetch domain; Playwright's `page.route` sees only the first URL of a redirect chain), and a script that
      *   navigates the main frame away is answered 204, so the page stays. Subresources such as CDN scripts still load.
      * - adaptive mode: its browser runs as in browser mode; its plain-HTTP runs get the hooks of {@link httpGuardHooks}
-     *   from the crawler (`ProxiedAdaptivePlaywrightCrawler.httpGuardHooks`): this hook is given a page's goto options
+     *   from the crawler (`ProxiedAdaptivePlaywrightCrawler.httpGuard`): this hook is given a page's goto options
      *   there, not got's.
      *
      * A blocked redirect fails the page without retries (failure `redirect-blocked`) and counts its target as skipped
@@ -1400,8 +1410,8 @@ const PROXY_TRANSPORT_ERRORS: Readonly<Record<number, string>> = Object.freeze({
 });
 
 /** Errors that say the resource is not a page we can read: retrying cannot help. */
-/** The error of a redirect the scope guard blocked ({@link FocusedCrawl.scopeGuardHook}). */
-const REDIRECT_BLOCKED = /crawlee-focus: redirect blocked/;
+/** The error that fails an attempt answered 429/503 with `Retry-After` ({@link FocusedCrawl.retryAfterHook}). */
+const RETRY_AFTER_FAILURE = /^crawlee-focus: status code \d+ with Retry-After/;
 const PERMANENT_FAILURE = /served Content-Type|Download is starting|ERR_INVALID_RESPONSE|ERR_UNKNOWN_URL_SCHEME|ERR_TOO_MANY_REDIRECTS|Redirected \d+ times|redirect blocked|ERR_UNSAFE_REDIRECT|Unsupported protocol/i;
 
 /** Subresources a browser page is read without ({@link FocusedCrawlOptions.blockMedia}), as the Fetch domain names them. */
