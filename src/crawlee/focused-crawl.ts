@@ -96,7 +96,11 @@ export interface FocusedCrawlOptions {
     minRelevance?: number;
     /** Options of the adaptive stop rule. @default DEFAULT_ADAPTIVE_OPTIONS */
     adaptive?: AdaptiveOptions;
-    /** Hosts in scope (with subdomains when `allowSubdomains`). @default the seed hosts */
+    /**
+     * Hosts in scope (with subdomains when `allowSubdomains`). Given, they are the whole scope; by default it is the
+     * seed hosts, and the host a seed redirects to joins them.
+     * @default the seed hosts
+     */
     allowedHosts?: string[];
     /** @default true */
     allowSubdomains?: boolean;

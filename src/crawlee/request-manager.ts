@@ -79,7 +79,9 @@ export interface FocusedRequestManagerOptions {
      */
     maxFrontierSize?: number;
     /**
-     * Hosts whose pages may be fetched (each with its subdomains when `allowSubdomains`).
+     * Hosts whose pages may be fetched (each with its subdomains when `allowSubdomains`). Given, they are the whole
+     * scope; by default it is the hosts of the seed requests (depth 0), joined by a host a seed redirects to
+     * ({@link FocusedRequestManager.adoptStartRedirect}).
      * @default the hosts of the seed requests (depth 0)
      */
     allowedHosts?: string[];
