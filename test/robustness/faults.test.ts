@@ -95,8 +95,10 @@ describe.each<CrawlMode>(['http', 'browser', 'adaptive'])('hostile routes in %s 
             // the crawler closed every connection, none is left hanging
             for (const r of requested(route)) expect(r.endedAt, route).not.toBeNull();
         }
-        expect(failuresOf(result.report, 'timeout')).toBeGreaterThanOrEqual(2);
-        expect(failuresOf(result.report, 'timeout', 'connection-error')).toBeGreaterThanOrEqual(3);
+        // The slow page, when adaptive mode read it late (above), failed no attempt.
+        const slowRead = result.delivered.includes(FAULT_ROUTES.slowFirstByte);
+        expect(failuresOf(result.report, 'timeout')).toBeGreaterThanOrEqual(slowRead ? 1 : 2);
+        expect(failuresOf(result.report, 'timeout', 'connection-error')).toBeGreaterThanOrEqual(slowRead ? 2 : 3);
     });
 
     it('cuts a 20 MB page (or times it out in the browser) without stalling the crawl', () => {
