@@ -1,6 +1,5 @@
 import { BasicCrawler, CheerioCrawler, Configuration, PlaywrightCrawler, ProxyConfiguration } from 'crawlee';
 import type { CrawlingContext } from 'crawlee';
-import { browserPageOf } from './rendering.js';
 
 import { InsecureHttpClient, ProxiedAdaptivePlaywrightCrawler } from './adaptive-crawler.js';
 import { CHROMIUM_ARGS, chromiumExecutable, mediaBlockingArgs, trackDataRequests } from './browser.js';
@@ -9,6 +8,7 @@ import { FocusedCrawl } from './focused-crawl.js';
 import type { FocusedCrawlOptions } from './focused-crawl.js';
 import type { FocusReport } from '../report/index.js';
 import { CRAWLEE_FOCUS_USER_AGENT, createTextFetcher } from './robots-cache.js';
+import { browserPageOf } from './rendering.js';
 
 /** `browser` = PlaywrightCrawler, `http` = CheerioCrawler, `adaptive` = AdaptivePlaywrightCrawler. */
 export type CrawlMode = 'browser' | 'http' | 'adaptive';
