@@ -85,6 +85,11 @@ export interface ScalingRow {
     recall: number;
     /** Recall minus the single-process crawl's. */
     recallDelta: number | null;
+    /**
+     * A shared crawl: recall minus that of one process with as many pages in flight as all its workers together, if
+     * that reference was crawled; it tells what sharing costs from what the extra concurrency costs.
+     */
+    recallDeltaSameInFlight: number | null;
     /** Items in the workers' datasets together, the distinct URLs among them, and recall of those items (score.mjs on the URLs). */
     delivered: number;
     deliveredDistinct: number;
@@ -130,12 +135,22 @@ export async function runScaling(options: ScalingOptions): Promise<ScalingResult
     log(`scaling: single process, no Redis, on ${options.label.id} at ${options.budget} pages`);
     rows.push(await crawlOnce(options, 1, null));
     log(`    ${formatScalingRow(rows[0]!)}`);
+    // One process with as many pages in flight as the most workers: a shared crawl's loss against it is the sharing's,
+    // not the concurrency's (one process at 8 in flight gave 0.91–0.93 where 4 workers of 2 gave 0.83–0.85).
+    const most = Math.max(...options.workers) * options.concurrency;
+    if (most > options.concurrency) {
+        log(`scaling: single process, no Redis, ${most} pages in flight`);
+        rows.push(await crawlOnce(options, 1, null, most));
+        log(`    ${formatScalingRow(rows.at(-1)!)}`);
+    }
     const redis = await startRedis();
     try {
         for (const workers of options.workers) {
             log(`scaling: ${workers} worker(s) through Redis (pid ${redis.pid}, ${redis.url})`);
             const row = await crawlOnce(options, workers, redis);
             row.recallDelta = row.recall - rows[0]!.recall;
+            const sameInFlight = rows.find((r) => r.setup === 'single' && r.inFlight === row.inFlight);
+            row.recallDeltaSameInFlight = sameInFlight ? row.recall - sameInFlight.recall : null;
             rows.push(row);
             log(`    ${formatScalingRow(row)}`);
         }
@@ -153,8 +168,9 @@ function mkRunDir(name: string): string {
 }
 
 /** One crawl: a fresh corpus server (its log is the crawl's record) behind a fresh latency front. */
-async function crawlOnce(options: ScalingOptions, workers: number, redis: TestRedis | null): Promise<ScalingRow> {
-    const name = `scaling--${options.label.id}--${options.budget}--${redis ? `redis-w${workers}` : 'single'}`;
+async function crawlOnce(options: ScalingOptions, workers: number, redis: TestRedis | null, concurrency = options.concurrency): Promise<ScalingRow> {
+    const setup = redis ? `redis-w${workers}` : concurrency === options.concurrency ? 'single' : `single-c${concurrency}`;
+    const name = `scaling--${options.label.id}--${options.budget}--${setup}`;
     const dir = mkRunDir(name);
     const logFile = path.join(dir, 'requests.jsonl');
     const corpus = await startCorpusServer(logFile);
@@ -181,8 +197,8 @@ async function crawlOnce(options: ScalingOptions, workers: number, redis: TestRe
             // Like every bench crawl (stanford-cs's robots.txt asks for a Crawl-delay of 10 s).
             '--ignore-robots',
             '--per-host', String(options.perHost),
-            '--concurrency', String(options.concurrency),
-            '--min-concurrency', String(options.concurrency),
+            '--concurrency', String(concurrency),
+            '--min-concurrency', String(concurrency),
             '--storage', path.join(dir, `worker-${i}`),
             '--fresh',
             '--json',
@@ -204,7 +220,7 @@ async function crawlOnce(options: ScalingOptions, workers: number, redis: TestRe
     const firstRequest = logLines[0]?.t ?? outcome.startedAt;
     const crawlSeconds = ((logLines.at(-1)?.t ?? firstRequest) - firstRequest) / 1000;
     const wallSeconds = outcome.wallMillis / 1000;
-    const inFlight = workers * options.concurrency;
+    const inFlight = workers * concurrency;
     const shared = outcome.reports.map((r) => r.sharedCrawl).filter((s) => s !== undefined).sort((a, b) => b.done - a.done)[0] ?? null;
     return {
         setup: redis ? 'redis' : 'single',
@@ -224,6 +240,7 @@ async function crawlOnce(options: ScalingOptions, workers: number, redis: TestRe
         machineBusy: outcome.machineBusy,
         recall: score.rows[0]?.recall ?? 0,
         recallDelta: null,
+        recallDeltaSameInFlight: null,
         delivered: items.length,
         deliveredDistinct: new Set(items).size,
         deliveredRecall: delivered.recall ?? 0,
@@ -399,13 +416,15 @@ export function loadAverage(): string {
 }
 
 function setupName(row: ScalingRow): string {
-    return row.setup === 'single' ? 'one process, no Redis' : `${row.workers} worker${row.workers > 1 ? 's' : ''}, Redis`;
+    if (row.setup === 'redis') return `${row.workers} worker${row.workers > 1 ? 's' : ''}, Redis`;
+    return `one process, no Redis, ${row.inFlight} in flight`;
 }
 
 /** One line for the progress log. */
 export function formatScalingRow(row: ScalingRow): string {
     const redis = row.redis ? `, Redis ${row.redis.commandsPerPage.toFixed(1)} commands/page (${row.redis.roundTripsPerPage.toFixed(1)} round trips)` : '';
-    const delta = row.recallDelta === null ? '' : ` (${signed(row.recallDelta)})`;
+    const delta =
+        row.recallDelta === null ? '' : ` (${signed(row.recallDelta)}${row.recallDeltaSameInFlight === null ? '' : `; ${signed(row.recallDeltaSameInFlight)} against one process at ${row.inFlight} in flight`})`;
     return (
         `${row.urls} pages in ${row.wallSeconds.toFixed(1)} s = ${row.pagesPerSecond.toFixed(2)} pages/s ` +
         `(crawl ${row.crawlSeconds.toFixed(1)} s = ${row.crawlPagesPerSecond.toFixed(2)}/s), recall ${row.recall.toFixed(2)}${delta}${redis}, ` +
@@ -440,13 +459,14 @@ export function throughputTable(rows: ScalingRow[], startupCpuSeconds: number): 
 /** Markdown: recall at the budget against one process, what was delivered, and how each crawl ended. */
 export function recallTable(rows: ScalingRow[], budget: number): string {
     const lines = [
-        `| setup | pages (score.mjs) | repeats | recall @${budget} | vs one process | delivered (distinct) | recall of delivered | stop | charged / done / failed / reclaimed / stale |`,
-        '|---|---:|---:|---:|---:|---:|---:|---|---|',
+        `| setup | pages (score.mjs) | repeats | recall @${budget} | vs one process | vs one process, as many in flight | delivered (distinct) | recall of delivered | stop | charged / done / failed / reclaimed / stale |`,
+        '|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
     ];
     for (const row of rows) {
         const s = row.shared;
         lines.push(
             `| ${setupName(row)} | ${row.pages} | ${row.repeats} | ${row.recall.toFixed(2)} | ${row.recallDelta === null ? '—' : signed(row.recallDelta)} | ` +
+                `${row.recallDeltaSameInFlight === null ? '—' : signed(row.recallDeltaSameInFlight)} | ` +
                 `${row.delivered} (${row.deliveredDistinct}) | ${row.deliveredRecall.toFixed(2)} | ${[...new Set(row.stopReasons)].join(', ') || '—'} | ` +
                 `${s ? `${s.charged} / ${s.done} / ${s.failed} / ${s.reclaimed} / ${s.stale}` : '—'} |`,
         );

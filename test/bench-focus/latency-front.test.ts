@@ -116,7 +116,7 @@ describe('the scaling bench checks', () => {
     const row = (over: Partial<ScalingRow>): ScalingRow => ({
         setup: 'redis', workers: 2, inFlight: 4, urls: 100, requests: 110, pages: 90, repeats: 0, wallSeconds: 10, pagesPerSecond: 10,
         startupSeconds: 1, crawlSeconds: 9, crawlPagesPerSecond: 11, idealPagesPerSecond: 20, workerCpuSeconds: 5, machineBusy: 0.5,
-        recall: 0.6, recallDelta: 0, delivered: 50, deliveredDistinct: 50, deliveredRecall: 0.5, stopReasons: ['limit_reached', 'limit_reached'],
+        recall: 0.6, recallDelta: 0, recallDeltaSameInFlight: null, delivered: 50, deliveredDistinct: 50, deliveredRecall: 0.5, stopReasons: ['limit_reached', 'limit_reached'],
         exitCodes: [0, 0], shared: null, redis: null, ...over,
     });
 
