@@ -552,10 +552,11 @@ export class FocusedCrawl {
                 if (request.userData.__focusFailureCounted !== true) {
                     this.countFailure(error instanceof DocumentFetchError ? error.reason : failureReason(error, request.errorMessages), request.url, request);
                 }
-                this.focus?.observeUnproductiveLink(this.fetchedVia.get(request) ?? null);
+                const via = this.fetchedVia.get(request) ?? null;
+                this.focus?.observeUnproductiveLink(via);
                 // A page that failed for good was fetched all the same: it counts on the harvest curve of a shared crawl.
                 if (this.learning) {
-                    this.logEvent(request, { kind: 'unread', url: request.url });
+                    this.logEvent(request, { kind: 'unread', url: request.url, unproductiveVia: via });
                     this.crawlPagesHandled += 1;
                 }
             }
@@ -784,7 +785,7 @@ export class FocusedCrawl {
 
     /** A sitemap's URLs enter the frontier as the links of a hub page would, scored like any link. */
     private queueSitemapUrls(urls: string[], sitemapUrl: string): void {
-        const offered = this.manager.offerLinks(
+        const { queued: offered } = this.manager.offerLinks(
             urls.map((url) => ({ url })),
             { url: sitemapUrl, depth: 0, relevance: 0, isHub: true },
         );
@@ -970,8 +971,9 @@ export class FocusedCrawl {
         const navigationStarted = this.navigationStarted.get(request);
         if (navigationStarted !== undefined) this.clock.add('navigate', performance.now() - navigationStarted);
         const entry = this.manager.entryOf(request);
-        const unread = () => {
-            this.logEvent(request, { kind: 'unread', url: request.loadedUrl ?? request.url });
+        /** `unproductiveVia`: the link the fetch taught the calibration did not pay (an error status), if it did. */
+        const unread = (unproductiveVia?: LinkSignal | null) => {
+            this.logEvent(request, { kind: 'unread', url: request.loadedUrl ?? request.url, ...(unproductiveVia === undefined ? {} : { unproductiveVia }) });
             this.setPageFocus(context, { relevance: 0, hit: false, delivered: false, duplicateOf: null, depth: entry?.depth ?? 0, linkScore: entry?.linkScore ?? null, linksQueued: 0 });
             return true;
         };
@@ -981,7 +983,7 @@ export class FocusedCrawl {
         if (status !== null && status >= 400) {
             this.countFailure(`http-${status}`, request.loadedUrl ?? request.url, request);
             this.focus?.observeUnproductiveLink(entry?.signal ?? null);
-            return unread();
+            return unread(entry?.signal ?? null);
         }
         const read = await this.readPage(context);
         if (read === null) return unread();
@@ -998,14 +1000,18 @@ export class FocusedCrawl {
         const via = entry?.signal ?? null;
         const { seen, nearDuplicateOf, verdict, relevance, duplicate } = this.learnPage({ page: focusPage, prints, simHash: fingerprint, via, depth });
 
-        let linksQueued = duplicate ? 0 : this.manager.offerLinks(page.links, { url, depth, relevance, isHub: isHub(page.links.length, page.proseWords) });
+        const offered = duplicate ? { queued: 0, revealed: null } : this.manager.offerLinks(page.links, { url, depth, relevance, isHub: isHub(page.links.length, page.proseWords) });
+        let linksQueued = offered.queued;
         this.clock.add('score', performance.now() - scoringStarted);
         const planned = this.planDelivery(focusPage, prints.exact, seen, nearDuplicateOf, relevance);
         const item = planned.deliver
             ? datasetItem(page, { documentKind, relevance, depth, parentUrl: entry?.parentUrl ?? null, anchorText: entry?.anchorText ?? '', linkScore: entry?.linkScore ?? null })
             : null;
         if (this.manager instanceof SharedRequestManager) {
-            this.logEvent(request, { kind: 'page', ...focusPage, lang: page.lang ?? null, depth, prints, simHash: fingerprint, via, relevance, delivered: planned.deliver });
+            this.logEvent(request, {
+                kind: 'page', ...focusPage, lang: page.lang ?? null, depth, prints, simHash: fingerprint, via, relevance, delivered: planned.deliver,
+                ...(offered.revealed === null ? {} : { revealed: offered.revealed }),
+            });
             // The page's links reach the shared frontier before the page is done: a worker dying after the commit loses none.
             linksQueued = (await this.manager.flushOffers()) ?? linksQueued;
             // Committed before it is delivered, with its item: a page another worker owns since a reclaim (`stale`) is
@@ -1076,10 +1082,13 @@ export class FocusedCrawl {
         }
         this.crawlPagesHandled += 1;
         if (event.kind === 'page') this.applyPageEvent(event);
+        // What the reader learned from the fetch, every worker learns: one calibration and one ranking for the crawl.
+        else if (event.unproductiveVia !== undefined) this.focus?.observeUnproductiveLink(event.unproductiveVia);
         this.recordCurve();
     }
 
     private applyPageEvent(event: ReadPageEvent): void {
+        if (event.revealed !== undefined) this.manager.noteRevealedElsewhere(event.url, event.revealed);
         const page: FocusPage = { url: event.url, title: event.title, markdown: event.markdown, linkCount: event.linkCount, proseWords: event.proseWords, lang: event.lang };
         // Scored once, by the worker that read it.
         const { verdict } = this.learnPage({ page, prints: event.prints, simHash: event.simHash, via: event.via, depth: event.depth, judged: event.relevance });

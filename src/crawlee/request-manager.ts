@@ -40,6 +40,14 @@ export interface ParentPage {
     isHub: boolean;
 }
 
+/** What {@link FocusedRequestManager.offerLinks} made of a page's links. */
+export interface OfferedLinks {
+    /** Links queued. */
+    queued: number;
+    /** Links new to the crawl in the page's main content (what ranks links without evidence); null for a start page. */
+    revealed: number | null;
+}
+
 /** One queued URL. Plain JSON, so the frontier can be snapshotted and restored. */
 export interface FrontierEntry {
     url: string;
@@ -326,10 +334,11 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     // ---------------------------------------------------------------- adding
 
     /**
-     * Offers the links found on a page; returns how many were queued. Links that continue a listing (next page, »)
-     * are offered last, with the best of the page's items not fetched yet: they lead to more items like it.
+     * Offers the links found on a page: how many were queued, and how many links new to the crawl its main content
+     * revealed (null for a start page, which ranks nothing). Links that continue a listing (next page, ») are offered
+     * last, with the best of the page's items not fetched yet: they lead to more items like it.
      */
-    offerLinks(links: Iterable<LinkCandidate>, parent: ParentPage): number {
+    offerLinks(links: Iterable<LinkCandidate>, parent: ParentPage): OfferedLinks {
         const items: LinkCandidate[] = [];
         const continuations: LinkCandidate[] = [];
         for (const link of links) (continuesListing(parent.url, link.url, link.anchor ?? '') ? continuations : items).push(link);
@@ -360,8 +369,14 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         };
         for (const link of items) offer(link, undefined);
         for (const link of continuations) offer(link, bestItem?.signal);
-        if (parent.depth > 0) this.ranking.noteRevealed(parent.url, revealed);
-        return queued;
+        if (parent.depth === 0) return { queued, revealed: null };
+        this.ranking.noteRevealed(parent.url, revealed);
+        return { queued, revealed };
+    }
+
+    /** Another worker of a shared crawl read a page that revealed `revealed` new links: the ranking counts them too. */
+    noteRevealedElsewhere(pageUrl: string, revealed: number): void {
+        this.ranking.noteRevealed(pageUrl, revealed);
     }
 
     async addRequest(source: Source, options: RequestQueueOperationOptions = {}): Promise<OperationInfo> {

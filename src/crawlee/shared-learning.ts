@@ -29,6 +29,8 @@ export interface ReadPageEvent {
     explored?: true;
     /** The URL as the worker took it, before any redirect (with the first event of the page only): one fetch of its section. */
     takenUrl?: string;
+    /** Links new to the crawl that its main content revealed (`FrontierRanking.noteRevealed`); absent for a start page. */
+    revealed?: number;
 }
 
 /** A request handled with nothing to read (an error status, binary data): a page fetched all the same. */
@@ -36,6 +38,11 @@ export interface UnreadPageEvent {
     kind: 'unread';
     worker: string;
     url: string;
+    /**
+     * The signal of the link that led to a fetch that did not pay (an error status, a failure): the link calibration
+     * learns it (`Focus.observeUnproductiveLink`); absent when the fetch taught nothing (binary data, say).
+     */
+    unproductiveVia?: LinkSignal | null;
     explored?: true;
     takenUrl?: string;
 }

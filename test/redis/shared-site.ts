@@ -35,14 +35,18 @@ function textOf(i: number): string {
     return sentences.join(' ');
 }
 
-/** Page `/p<i>` links its three children `/p<3i+1>` … and its parent (a duplicate link to dedup). */
-export async function startSharedSite({ pages = 400, latencyMillis = 300 } = {}): Promise<SharedSite> {
+/**
+ * Page `/p<i>` links its three children `/p<3i+1>` … and its parent (a duplicate link to dedup). With `missingEvery`,
+ * every page whose number is a multiple of it (but the first) is linked and answers 404.
+ */
+export async function startSharedSite({ pages = 400, latencyMillis = 300, missingEvery = 0 } = {}): Promise<SharedSite> {
     const hits: SharedSite['hits'] = [];
     const openByAgent = new Map<string, number>();
     const server: Server = createServer((req, res) => {
         const url = new URL(req.url ?? '/', 'http://127.0.0.1');
         const match = /^\/p(\d+)$/.exec(url.pathname);
-        if (!match || Number(match[1]) >= pages) {
+        const missing = match !== null && missingEvery > 0 && Number(match[1]) > 0 && Number(match[1]) % missingEvery === 0;
+        if (!match || Number(match[1]) >= pages || missing) {
             res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>Not found</body></html>');
             return;
         }

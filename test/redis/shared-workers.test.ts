@@ -80,6 +80,28 @@ describe.skipIf(redisUnavailable !== null)('workers of a crawl shared through Re
         expect(await admin.zcard(crawlKeys('one-stop').named.leases)).toBe(0);
     }, 120_000);
 
+    it('every worker learns what each fetch taught: the link calibration and the ranking of links without evidence agree', async () => {
+        // Pages whose number is a multiple of 5 answer 404: fetches that teach the calibration that their link did not pay.
+        const holey = await startSharedSite({ pages: 200, latencyMillis: 50, missingEvery: 5 });
+        try {
+            const one = { startUrls: [`${holey.url}/p0`], maxPages: 40 };
+            const workers = [await worker('learn-together', one), await worker('learn-together', one)];
+            const reports = await Promise.all(workers.map((w) => w.run()));
+            const missed = reports[0]!.failures['http-404'] ?? 0;
+            expect(missed).toBeGreaterThan(0);
+            const [a, b] = workers.map((w) => w.focus);
+            expect(a!.manager.pagesScheduled).toBeGreaterThan(0); // both workers fetched
+            expect(b!.manager.pagesScheduled).toBeGreaterThan(0);
+            // Each fetch of a link (every page but the seed) taught the calibration once, in every worker, 404s included.
+            expect(a!.focus!.calibrationSamples).toBe(reports[0]!.pagesFetched - 1);
+            expect(b!.focus!.calibrationSamples).toBe(reports[0]!.pagesFetched - 1);
+            // What each page revealed ranks links without evidence alike in every worker.
+            expect(a!.manager.toJSON().discovery).toEqual(b!.manager.toJSON().discovery);
+        } finally {
+            await holey.close();
+        }
+    }, 120_000);
+
     it('when Redis dies mid-crawl, the worker\'s run rejects with an error that says what happened and what to do', async () => {
         const doomed = await startRedis();
         try {
