@@ -901,7 +901,8 @@ export class FocusedCrawl {
 
     report(): FocusReport {
         return buildReport({
-            query: this.focus?.query.terms.join(' ') ?? null,
+            // The user's words ("robotics research"), not the terms they were normalised to ("robotic research").
+            query: this.focus ? this.focus.query.text.trim().replace(/\s+/g, ' ') : null,
             // A shared crawl has one stop reason, the first any worker gave, so every worker reports the same.
             stopReason: (this.manager.sharedStopReason as CrawlStopReason | null) ?? this.stopReason ?? this.manager.finishReason ?? 'cancelled',
             pagesFetched: this.pagesFetched(),

@@ -25,6 +25,7 @@ export const STOP_REASONS: Record<CrawlStopReason, string> = {
 
 /** `FOCUS_REPORT`: what the crawl did and why it stopped. */
 export interface FocusReport {
+    /** The query as given (whitespace collapsed); null for a breadth-first crawl. `termEvidence` names its normalised terms. */
     query: string | null;
     stopReason: CrawlStopReason;
     /** Pages taken from the frontier (each counts once against `maxPages`, failed ones included, except those never sent: `not-sent`). */

@@ -51,7 +51,9 @@ describe('focused crawl in http mode (CheerioCrawler)', () => {
 
     it('fetches the on-topic links first although the page lists them last', async () => {
         site.requests.length = 0;
-        const { report, items } = await crawl({ startUrls: [`${site.url}/`], query: 'robot', maxPages: 12, maxConcurrency: 1, stop: 'never' });
+        const { report, items } = await crawl({ startUrls: [`${site.url}/`], query: ' Robots ', maxPages: 12, maxConcurrency: 1, stop: 'never' });
+        expect(report.query).toBe('Robots'); // as the user wrote it, not the normalised term
+        expect(Object.keys(report.termEvidence)).toEqual(['robot']);
         const fetched = site.requests.filter((r) => r !== '/robots.txt');
         expect(fetched).toHaveLength(12);
         // seed + 5 robot pages + 5 deep robot pages; of the 35 others only one, the 10th page: exploration's turn
