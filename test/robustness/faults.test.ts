@@ -66,9 +66,13 @@ describe.each<CrawlMode>(['http', 'browser', 'adaptive'])('hostile routes in %s 
     it('counts a 500 and retries a 503 after its Retry-After, then delivers the page', () => {
         expect(result.report.failures['http-500']).toBe(1);
         expect(result.delivered).not.toContain(FAULT_ROUTES.error500);
-        const busy = requested(FAULT_ROUTES.retryAfter503);
-        expect(busy).toHaveLength(2);
-        expect(busy[1]!.at - busy[0]!.at).toBeGreaterThanOrEqual(1900); // Retry-After: 2
+        const [first, ...retried] = requested(FAULT_ROUTES.retryAfter503);
+        // Nothing is asked again before the Retry-After (2 s) is over.
+        for (const request of retried) expect(request.at - first!.at).toBeGreaterThanOrEqual(1900);
+        // One retry: one request, or in adaptive mode two when the retry is a rendering check, which fetches the page in
+        // the browser and over plain HTTP to compare them (seen once in about fifteen runs: 0, 2.5 and 3.0 s).
+        expect(retried.length).toBeGreaterThanOrEqual(1);
+        expect(retried.length).toBeLessThanOrEqual(mode === 'adaptive' ? 2 : 1);
         expect(result.delivered).toContain(FAULT_ROUTES.retryAfter503);
     });
 
