@@ -6,6 +6,7 @@ export type {
     FrontierEntry,
     FrontierSkipReason,
     LinkCandidate,
+    OfferedLinks,
     ParentPage,
     StallState,
 } from './request-manager.js';
