@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { Configuration, Dataset, KeyValueStore, log, purgeDefaultStorages } from 'crawlee';
 import type { CrawlingContext, Dictionary, Request, RequestProvider } from 'crawlee';
 
-import { extractPage, MAX_HTML_CHARS } from '../extract/index.js';
+import { collapseWhitespace, extractPage, MAX_HTML_CHARS } from '../extract/index.js';
 import type { PageData } from '../extract/index.js';
 import { Focus, MIN_RELEVANCE, isHub } from '../focus/index.js';
 import type { AdaptiveOptions, FocusPage, FocusState, LinkSignal, PageVerdict, RecallEstimate } from '../focus/index.js';
@@ -902,7 +902,7 @@ export class FocusedCrawl {
     report(): FocusReport {
         return buildReport({
             // The user's words ("robotics research"), not the terms they were normalised to ("robotic research").
-            query: this.focus ? this.focus.query.text.trim().replace(/\s+/g, ' ') : null,
+            query: this.focus ? collapseWhitespace(this.focus.query.text) : null,
             // A shared crawl has one stop reason, the first any worker gave, so every worker reports the same.
             stopReason: (this.manager.sharedStopReason as CrawlStopReason | null) ?? this.stopReason ?? this.manager.finishReason ?? 'cancelled',
             pagesFetched: this.pagesFetched(),

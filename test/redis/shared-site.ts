@@ -45,12 +45,12 @@ export async function startSharedSite({ pages = 400, latencyMillis = 300, missin
     const server: Server = createServer((req, res) => {
         const url = new URL(req.url ?? '/', 'http://127.0.0.1');
         const match = /^\/p(\d+)$/.exec(url.pathname);
-        const missing = match !== null && missingEvery > 0 && Number(match[1]) > 0 && Number(match[1]) % missingEvery === 0;
-        if (!match || Number(match[1]) >= pages || missing) {
+        const i = match ? Number(match[1]) : -1;
+        const missing = missingEvery > 0 && i > 0 && i % missingEvery === 0;
+        if (i < 0 || i >= pages || missing) {
             res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>Not found</body></html>');
             return;
         }
-        const i = Number(match[1]);
         const agent = String(req.headers['user-agent'] ?? '');
         hits.push({ path: url.pathname, agent });
         openByAgent.set(agent, (openByAgent.get(agent) ?? 0) + 1);
