@@ -551,6 +551,11 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         for (const { entry } of this.flights.retries()) yield entry.linkScore ?? 0;
     }
 
+    /** Signals of the links whose pages are in flight or wait for a retry. */
+    *pendingSignals(): Iterable<LinkSignal | null> {
+        for (const { entry } of this.flights.all()) yield entry.signal;
+    }
+
     /** Scores of the dropped links still held (see {@link droppedEarlier} for the rest). */
     *droppedScores(): Iterable<number> {
         for (const { payload } of this.reserve.links('no-room')) if (payload.signal) yield this.ranking.rankOf(payload);

@@ -108,6 +108,12 @@ export interface AdaptivePage {
     /** The page was reached through a link showing no sign of the query (a blind probe). */
     blind: boolean;
     /**
+     * A page reached otherwise (through a link with a sign of the query, or a seed) is still being fetched. Its verdict
+     * could reset the blind count, so "nothing relevant" waits for it: a slow answer to the best link (a render on a
+     * loaded machine) let twelve blind probes stop a crawl that the link would have opened.
+     */
+    promisingPending?: boolean;
+    /**
      * The estimated recall after this page, asked for only when a saturation rule would fire. Without it the rules
      * decide on the pages alone.
      */
@@ -222,7 +228,7 @@ export class AdaptiveStop {
             }
         }
         this.#remember(novel);
-        this.#stopReason ??= this.#stopNow(page.outlook);
+        this.#stopReason ??= this.#stopNow(page);
         return { hit, novel, found, stop: this.#stopReason };
     }
 
@@ -374,9 +380,9 @@ export class AdaptiveStop {
      * query stops only when little relevant content can be left, and a dry run only when the frontier promises
      * nothing (issue 10: both early stops on unseen sites fired with relevant siblings still queued).
      */
-    #stopNow(outlook: AdaptivePage['outlook']): StopReason | null {
+    #stopNow({ outlook, promisingPending }: AdaptivePage): StopReason | null {
         const { patience, coverageThreshold, recallTarget, maxExpectedLeft } = this.#options;
-        if (this.#sources === 0 && this.#cold >= COLD_PATIENCE * patience) return 'no_relevant_pages';
+        if (this.#sources === 0 && this.#cold >= COLD_PATIENCE * patience && !promisingPending) return 'no_relevant_pages';
         if (this.#stale < Math.ceil(patience / 2) || !this.#harvestDropped()) return null;
         const covered = this.#sources >= MIN_SOURCES && this.#coverage() >= coverageThreshold;
         // A query term no relevant paragraph has mentioned is a part of the topic not found yet, not one exhausted.

@@ -113,6 +113,8 @@ export interface FrontierLinks {
     droppedScores(): Iterable<number>;
     /** Links dropped before that are no longer held, as counted when they were dropped. */
     droppedEarlier: ExpectedCount;
+    /** Signals of the links whose pages are being fetched or wait for a retry (null for seeds and sitemap URLs). */
+    pendingSignals(): Iterable<LinkSignal | null>;
 }
 
 /** Crawl summary of the focus state. */
@@ -158,6 +160,16 @@ export interface FocusState {
 /** A hub page links more than it says: more links than prose words ([I] pagesift context.rs `prose_words`). */
 export function isHub(linkCount: number, proseWords: number): boolean {
     return linkCount > proseWords;
+}
+
+/** A page reached through a link with no sign of the query; seeds and sitemap URLs are not (null, or a fixed score). */
+function reachedBlindly(via: LinkSignal | null): boolean {
+    return via !== null && isBlind(via);
+}
+
+function anyPromising(pending: Iterable<LinkSignal | null>): boolean {
+    for (const signal of pending) if (!reachedBlindly(signal)) return true;
+    return false;
 }
 
 function isEnglish(lang: string | null | undefined): boolean {
@@ -238,8 +250,8 @@ export class Focus {
         const { hit, novel, found, stop } = this.#adaptive.observe({
             relevance,
             markdown: page.markdown,
-            blind: learnable && isBlind(via),
-            ...(frontier ? { outlook: (found: number) => this.#estimate(found, frontier) } : {}),
+            blind: reachedBlindly(via),
+            ...(frontier ? { outlook: (found: number) => this.#estimate(found, frontier), promisingPending: anyPromising(frontier.pendingSignals()) } : {}),
         });
         // The model learns which links lead to productive pages: relevant, and not a repeat of what was read
         // ([I] pagesift's target is relevance ≥ MIN_RELEVANCE; on acl2020 that rewarded links into filter

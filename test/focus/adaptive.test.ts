@@ -79,6 +79,16 @@ describe('AdaptiveStop', () => {
         expect(stop.observe(blindJunk).stop).toBe('no_relevant_pages');
     });
 
+    it('waits with no_relevant_pages while a page reached through a promising link is still being fetched', () => {
+        const stop = new AdaptiveStop(query, { patience: 5 });
+        const pendingJunk: AdaptivePage = { ...blindJunk, promisingPending: true };
+        expect(observeAll(stop, Array(14).fill(pendingJunk)).every((v) => v.stop === null)).toBe(true);
+        // It landed irrelevant: a promising link that disappoints starts the blind count again.
+        stop.observe(linkedJunk);
+        expect(observeAll(stop, Array(9).fill(blindJunk)).every((v) => v.stop === null)).toBe(true);
+        expect(stop.observe(blindJunk).stop).toBe('no_relevant_pages');
+    });
+
     it('gives no evidence and no staleness for pages in the neutral band, but ends a cold run', () => {
         const neutral: AdaptivePage = { relevance: (MIN_RELEVANCE + EVIDENCE_RELEVANCE) / 2, markdown: paragraphsAbout('student housing', 5, 'n'), blind: true };
         const stop = new AdaptiveStop(query);

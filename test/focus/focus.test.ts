@@ -4,6 +4,7 @@ import { EVIDENCE_RELEVANCE } from '../../src/focus/adaptive.js';
 import { DEPTH_DECAY, HUB_FACTOR, LANGUAGE_PORTAL_SCORE, SECTION_SCORE, SEED_SCORE, type LinkSignal } from '../../src/focus/link-score.js';
 import { PRIOR_WEIGHTS } from '../../src/focus/model.js';
 import { Query } from '../../src/focus/query.js';
+import { NO_LINKS } from '../../src/focus/recall.js';
 
 const SEED = 'https://www.e.edu/';
 const pageAt = (url: string, markdown: string, title = ''): FocusPage => ({ url, title, markdown, linkCount: 3, proseWords: 100 });
@@ -82,6 +83,18 @@ describe('Focus', () => {
             Array.from({ length: 10 }, (_, i) => focus.observePage(pageAt(`${SEED}x${i}`, 'Parking permits and fines.'), via).stop);
         expect(stops(blind, blindLink).at(-1)).toBe('no_relevant_pages');
         expect(stops(hinted, hintLink).every((stop) => stop === null)).toBe(true);
+    });
+
+    it('tells the stop rule when a page behind a query link or a seed is still in flight, not when only blind probes are', () => {
+        const focus = new Focus('student housing', { seedUrls: [SEED] });
+        const blindLink = focus.scoreLink({ url: `${SEED}parking`, anchor: 'Parking', context: '', depth: 1 }, parent).signal;
+        const hintLink = focus.scoreLink({ url: `${SEED}housing`, anchor: 'Housing', context: '', depth: 1 }, parent).signal;
+        const frontierWith = (pending: Array<LinkSignal | null>) => ({ queuedScores: () => [], droppedScores: () => [], droppedEarlier: NO_LINKS, pendingSignals: () => pending });
+        const stops = (pending: Array<LinkSignal | null>) =>
+            Array.from({ length: 10 }, (_, i) => focus.observePage(pageAt(`${SEED}x${i}`, 'Parking permits and fines.'), blindLink, frontierWith(pending)).stop);
+        expect(stops([blindLink, hintLink]).every((stop) => stop === null)).toBe(true);
+        expect(stops([blindLink, null]).every((stop) => stop === null)).toBe(true);
+        expect(stops([blindLink]).at(0)).toBe('no_relevant_pages'); // twenty blind probes by now, and none pending that could reset them
     });
 
     it('learns where links pay off: filter listings that repeat what was read sink below new papers beside them', () => {

@@ -15,7 +15,12 @@ export interface SchoolSite extends LoggingServer {
 
 export type SchoolQuery = 'CCA clubs and societies' | 'science department teachers' | 'admissions scholarships financial assistance';
 
-export async function startSchoolSite(): Promise<SchoolSite> {
+export interface SchoolSiteOptions {
+    /** Path → milliseconds its answer is held back (a slow page, as a loaded machine's browser render is). */
+    slowPaths?: Record<string, number>;
+}
+
+export async function startSchoolSite(options: SchoolSiteOptions = {}): Promise<SchoolSite> {
     const pages = new Map<string, string>();
     const nav = ['<nav><ul>', ...[['/', 'Home'], ['/about/', 'About Us'], ['/academics/', 'Academics'], ['/staff/', 'College Staff'], ['/student-life/', 'Student Life'], ['/news/', 'News'], ['/admissions/', 'Admissions'], ['/events/calendar?month=2019-05', 'Calendar'], ['/contact/', 'Contact']].map(([h, t]) => `<li><a href="${h}">${t}</a></li>`), '</ul></nav>'].join('');
     const footer = '<footer><a href="/privacy/">Privacy</a> <a href="/contact/">Contact us</a> <a href="/sitemap/">Sitemap</a> © Riverside College</footer>';
@@ -124,7 +129,12 @@ export async function startSchoolSite(): Promise<SchoolSite> {
     const server = await startLoggingServer((url) => {
         const key = url.pathname + (url.searchParams.has('page') ? `?page=${url.searchParams.get('page')}` : '');
         const html = pages.get(key) ?? calendar(url);
-        return html === undefined ? undefined : (_req, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+        if (html === undefined) return undefined;
+        const delay = options.slowPaths?.[url.pathname + url.search] ?? 0;
+        return async (_req, res) => {
+            if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+            res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+        };
     });
     return {
         ...server,
