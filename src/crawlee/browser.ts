@@ -102,32 +102,42 @@ export function trackDataRequests(page: Page, counts: (url: string) => boolean =
  * Waits until the rendered DOM stops changing and no fetch/XHR is pending, so links and text built by JavaScript are
  * read. `waitUntil: 'load'` misses timer-created links and `networkidle` is racy (crawlee-notes §2); a mutation-quiet
  * period after the last data request, with a cap, handles both, and endless pages cost at most `timeoutMillis`.
+ * Resolves to whether the page changed meanwhile (a mutation, or data it was still waiting for).
  */
-export async function settleRenderedPage(page: Page, { quietMillis, timeoutMillis }: SettleOptions): Promise<void> {
+export async function settleRenderedPage(page: Page, { quietMillis, timeoutMillis }: SettleOptions): Promise<boolean> {
     const deadline = Date.now() + timeoutMillis;
     const pending = pendingDataRequests.get(page);
+    let changed = false;
     for (;;) {
-        await waitForQuietDom(page, quietMillis, Math.max(0, deadline - Date.now()));
-        if (!pending || pending.size === 0 || Date.now() >= deadline) return;
+        if (await waitForQuietDom(page, quietMillis, Math.max(0, deadline - Date.now()))) changed = true;
+        if (!pending || pending.size === 0 || Date.now() >= deadline) return changed;
         // Data still on its way: wait for it, then for the DOM it produces to go quiet again.
+        changed = true;
         while (pending.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, PENDING_POLL_MILLIS));
     }
 }
 
-/** Resolves once the DOM has not changed for `quietMillis`, or after `capMillis`. */
-async function waitForQuietDom(page: Page, quietMillis: number, capMillis: number): Promise<void> {
-    await page
+/** Whether the page still waits for data it asked for (fetch/XHR counted by {@link trackDataRequests}). */
+export function hasPendingData(page: Page): boolean {
+    return (pendingDataRequests.get(page)?.size ?? 0) > 0;
+}
+
+/** Resolves once the DOM has not changed for `quietMillis`, or after `capMillis`: to whether it changed at all. */
+async function waitForQuietDom(page: Page, quietMillis: number, capMillis: number): Promise<boolean> {
+    return page
         .evaluate(
             ({ quiet, cap }) =>
-                new Promise<void>((resolve) => {
+                new Promise<boolean>((resolve) => {
                     let timer: ReturnType<typeof setTimeout>;
+                    let mutated = false;
                     const observer = new MutationObserver(() => {
+                        mutated = true;
                         clearTimeout(timer);
                         timer = setTimeout(done, quiet);
                     });
                     function done() {
                         observer.disconnect();
-                        resolve();
+                        resolve(mutated);
                     }
                     observer.observe(document, { subtree: true, childList: true, characterData: true });
                     timer = setTimeout(done, quiet);
@@ -135,5 +145,5 @@ async function waitForQuietDom(page: Page, quietMillis: number, capMillis: numbe
                 }),
             { quiet: quietMillis, cap: capMillis },
         )
-        .catch(() => undefined); // a page that navigated away or crashed is read as it is
+        .catch(() => true); // a page that navigated away or crashed is read as it is, and not taken for a still one
 }

@@ -16,7 +16,8 @@ import type { Seen, TrapLearnerJSON } from '../frontier/index.js';
 import type { SkipOptions } from '../url/index.js';
 import { hostOf } from '../url/index.js';
 import { DOCUMENT_CONTENT_TYPES, type DocumentKind } from '../extract/documents/index.js';
-import { settleRenderedPage } from './browser.js';
+import { hasPendingData, settleRenderedPage } from './browser.js';
+import { SettleMemory } from './settle-memory.js';
 import { DocumentFetchError, DocumentReader, markAsDocument } from './documents.js';
 import { browserPageOf, isAdaptivePlainHttpRun, RenderingLedger } from './rendering.js';
 import { mergeGotHooks } from './got-hooks.js';
@@ -307,6 +308,8 @@ export class FocusedCrawl {
     private readonly maxHtmlChars: number;
     /** AdaptivePlaywrightCrawler's double runs of one request (see rendering.ts). */
     readonly renderings = new RenderingLedger();
+    /** Which rendered pages wait for a quiet DOM before they are read. */
+    readonly settling = new SettleMemory();
     /** PDF, Office and other documents: how they are fetched and converted, and their counts by type. */
     readonly documents: DocumentReader;
     /** Where this process's time per page went, by phase (`FOCUS_REPORT.timings`). */
@@ -919,7 +922,7 @@ export class FocusedCrawl {
             frontierLeft: this.manager.frontierSize(),
             reserve: { held: this.manager.reserveSize, refilled: this.manager.refilled },
             exploration: { pages: this.manager.explorations, sectionsOpened: this.manager.sectionsOpened },
-            rendering: { ...this.renderings.scored },
+            rendering: { ...this.renderings.scored, readAtLoad: this.settling.counts.skipped },
             documents: this.documents.summary(),
             timings: this.clock.summary(),
             estimatedRecall: this.focus?.estimateRecall(this.manager) ?? null,
@@ -1150,7 +1153,7 @@ export class FocusedCrawl {
             }
             return { page: converted.page, documentKind: converted.kind };
         }
-        const html = await this.clock.time('read', () => readHtml(context, this.options));
+        const html = await this.clock.time('read', () => readHtml(context, this.options, this.settling));
         if (looksBinary(html)) {
             this.countFailure('binary-content', undefined, request);
             context.log.warning(`crawlee-focus: ${url()} is served as HTML but its body is binary data; not read.`);
@@ -1377,13 +1380,21 @@ function responseStatus(context: CrawlingContext): number | null {
     return typeof response.statusCode === 'number' ? response.statusCode : null;
 }
 
-async function readHtml(context: CrawlingContext, options: FocusedCrawlOptions): Promise<string> {
+/**
+ * The page's HTML. A browser page is read once its DOM is quiet, unless `settling` says its neighbourhood's pages are
+ * still at load (and it asks for no data): then at once, as plain PlaywrightCrawler reads it.
+ */
+async function readHtml(context: CrawlingContext, options: FocusedCrawlOptions, settling?: SettleMemory): Promise<string> {
     const browserPage = browserPageOf(context);
     if (browserPage) {
-        await settleRenderedPage(browserPage, {
-            quietMillis: options.domQuietMillis ?? 250,
-            timeoutMillis: options.domSettleTimeoutMillis ?? 3000,
-        });
+        const url = context.request.loadedUrl ?? context.request.url;
+        if (!settling || hasPendingData(browserPage) || settling.shouldWait(url)) {
+            const changed = await settleRenderedPage(browserPage, {
+                quietMillis: options.domQuietMillis ?? 250,
+                timeoutMillis: options.domSettleTimeoutMillis ?? 3000,
+            });
+            settling?.record(url, changed);
+        }
         return browserPage.content();
     }
     const body = (context as unknown as { body?: string | Buffer }).body;

@@ -37,10 +37,11 @@ interface Tally {
 }
 
 type Level = 'template' | 'directory' | 'host';
+/** A URL's neighbourhoods, nearest first. */
 const LEVELS: readonly Level[] = ['template', 'directory', 'host'];
 
-/** The URL's neighbourhoods. */
-function keysOf(url: string): Record<Level, string> | null {
+/** The URL's neighbourhoods: its URL template, its directory and its host, each as a key; null if it does not parse. */
+export function neighbourhoodsOf(url: string): Record<Level, string> | null {
     if (!URL.canParse(url)) return null;
     const { host, pathname } = new URL(url);
     return {
@@ -51,16 +52,23 @@ function keysOf(url: string): Record<Level, string> | null {
 }
 
 /**
- * The neighbourhoods a thin page's comparison speaks for (`looksThin` in rendering.ts), nearest first: its URL
- * template, and its directory unless that is the site's root. A directory below the root holds pages of one kind
- * (`/events/`); the root holds the home, the lists and the about pages alike, and on a flat site every page. [I] On
+ * The neighbourhoods of one kind of page, nearest first: its URL template, and its directory unless that is the
+ * site's root. A directory below the root holds pages of one kind (`/events/`); the root holds the home, the lists
+ * and the about pages alike, and on a flat site every page.
+ */
+export function kindNeighbourhoodsOf(url: string): string[] {
+    const keys = neighbourhoodsOf(url);
+    if (!keys) return [];
+    return new URL(url).pathname.lastIndexOf('/') > 0 ? [keys.template, keys.directory] : [keys.template];
+}
+
+/**
+ * The neighbourhoods a thin page's comparison speaks for (`looksThin` in rendering.ts): those of its kind. [I] On
  * acl2020 a filter page whose data file was missing rendered as thin as it was over HTTP, and the paper list beside it
  * was then believed over HTTP: the crawl found none of its papers.
  */
 function thinKeysOf(url: string): string[] {
-    const keys = keysOf(url);
-    if (!keys) return [];
-    return new URL(url).pathname.lastIndexOf('/') > 0 ? [`thin ${keys.template}`, `thin ${keys.directory}`] : [`thin ${keys.template}`];
+    return kindNeighbourhoodsOf(url).map((key) => `thin ${key}`);
 }
 
 /**
@@ -97,7 +105,7 @@ export class TemplateRenderingPredictor {
     predict(request: { url: string; loadedUrl?: string }): RenderingPrediction {
         const recommended = this.recommend(request);
         if (recommended.renderingType !== 'static') return recommended;
-        const host = keysOf(request.loadedUrl ?? request.url)!.host;
+        const host = neighbourhoodsOf(request.loadedUrl ?? request.url)!.host;
         const now = this.now();
         const pendingSince = this.#pendingChecks.get(host);
         const checked = (pendingSince === undefined || now - pendingSince >= CHECK_PENDING_MILLIS) && this.random() < recommended.detectionProbabilityRecommendation;
@@ -107,7 +115,7 @@ export class TemplateRenderingPredictor {
 
     /** The rendering a page's neighbourhood recommends, and how likely a page predicted static should be checked. */
     recommend(request: { url: string; loadedUrl?: string }): RenderingPrediction {
-        const keys = keysOf(request.loadedUrl ?? request.url);
+        const keys = neighbourhoodsOf(request.loadedUrl ?? request.url);
         if (!keys) return { renderingType: 'clientOnly', detectionProbabilityRecommendation: 0 };
         // A host whose every page so far was static: each of them, whatever its template, is evidence for this one, so
         // the succession rule counts them all (a template's own few pages would ask for far more checks).
@@ -144,7 +152,7 @@ export class TemplateRenderingPredictor {
 
     storeResult(requests: { url: string; loadedUrl?: string } | Array<{ url: string; loadedUrl?: string }>, renderingType: RenderingType): void {
         for (const request of Array.isArray(requests) ? requests : [requests]) {
-            const keys = keysOf(request.loadedUrl ?? request.url);
+            const keys = neighbourhoodsOf(request.loadedUrl ?? request.url);
             if (!keys) continue;
             this.#pendingChecks.delete(keys.host);
             this.#count(Object.values(keys), renderingType);
@@ -159,7 +167,7 @@ export class TemplateRenderingPredictor {
      * 1.5–3 s, which set the crawl's wall time). Counted, checks fall off as the rule says, to its floor.
      */
     noteServedInFull(request: { url: string; loadedUrl?: string }): void {
-        const keys = keysOf(request.loadedUrl ?? request.url);
+        const keys = neighbourhoodsOf(request.loadedUrl ?? request.url);
         if (!keys) return;
         for (const key of Object.values(keys)) this.#servedInFull.set(key, (this.#servedInFull.get(key) ?? 0) + 1);
     }

@@ -64,7 +64,15 @@ export interface FocusReport {
      */
     exploration: { pages: number; sectionsOpened: number };
     /** Pages scored from a browser rendering and from plain HTTP by this process (adaptive mode has both). */
-    rendering: { browser: number; http: number };
+    rendering: {
+        browser: number;
+        http: number;
+        /**
+         * Rendered pages read at load, without waiting for a quiet DOM: their neighbourhood's pages had not changed
+         * after load (absent in reports written before it was kept).
+         */
+        readAtLoad?: number;
+    };
     /**
      * Documents by type (`pdf`, `docx`, …; `unknown` when the type could not be told): fetched, converted to Markdown,
      * and delivered as relevant. Those that could not be read are counted in `failures` by reason (`document-…`).
@@ -174,6 +182,7 @@ export function formatReport(report: FocusReport): string {
     if (failures.length > 0) lines.push(`  pages failed: ${failures.map(([r, n]) => `${r} ${n}`).join(', ')}`);
     // Adaptive mode's split, so that a user sees what it rendered (one mode alone needs no line).
     if (report.rendering.browser > 0 && report.rendering.http > 0) lines.push(`  rendering: ${report.rendering.browser} pages rendered in Chromium, ${report.rendering.http} read over plain HTTP`);
+    if (report.rendering.readAtLoad) lines.push(`  rendered pages read at load (their kind does not change after it): ${report.rendering.readAtLoad} of ${report.rendering.browser}`);
     if (report.exploration.pages > 0) lines.push(`  exploration: ${report.exploration.pages} pages into sections not opened before (${report.exploration.sectionsOpened} sections opened in all)`);
     if (report.duplicates.length > 0) lines.push(`  duplicates not delivered: ${report.duplicates.length}`);
     const shared = report.sharedCrawl;

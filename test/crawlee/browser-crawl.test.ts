@@ -129,3 +129,42 @@ describe('browser mode reads pages without their media', () => {
         expect(home).toContain('Pointer hover true, fine true');
     }, 90_000);
 });
+
+describe('browser mode waits for a quiet DOM only on kinds of page that change after load', () => {
+    // Ten catalogue pages are complete at load; three shelf pages add their link 100 ms after load (a timer, no data
+    // request), so only the quiet-DOM wait finds it.
+    const shelfScript = (n: number) => `window.addEventListener('load', () => setTimeout(() => document.getElementById('shelf').insertAdjacentHTML('beforeend', '<a href="/telescopes/shelf-${n}">Telescope on shelf ${n}</a>'), 100));`;
+    const routes: Record<string, Route> = {
+        '/': page('Telescopes', `<main><h1>Telescopes</h1><p>Telescope catalogue and shelves.</p>${Array.from({ length: 10 }, (_, i) => `<a href="/catalogue/${i + 1}">Telescope catalogue ${i + 1}</a> `).join('')}${[1, 2, 3].map((n) => `<a href="/shelf/${n}">Telescope shelf ${n}</a> `).join('')}</main>`),
+    };
+    for (let i = 1; i <= 10; i++) routes[`/catalogue/${i}`] = page(`Telescope catalogue ${i}`, `<main><h1>Telescope catalogue ${i}</h1><p>Telescope models, page ${i}.</p></main>`);
+    for (const n of [1, 2, 3]) {
+        routes[`/shelf/${n}`] = page(`Telescope shelf ${n}`, `<main><h1>Telescope shelf ${n}</h1><p>Telescopes on this shelf.</p><p id="shelf"></p></main><script>${shelfScript(n)}</script>`);
+        routes[`/telescopes/shelf-${n}`] = page(`Telescope on shelf ${n}`, `<main><h1>Telescope on shelf ${n}</h1><p>A telescope.</p></main>`);
+    }
+    let site: TestSite;
+    beforeAll(async () => {
+        site = await startSite(routes);
+    });
+    afterAll(async () => site.close());
+
+    it('finds every link a shelf page builds after load, and reads catalogue pages at load once their kind is known still', async () => {
+        const focused = await createFocusedCrawler({
+            mode: 'browser',
+            startUrls: [`${site.url}/`],
+            query: 'telescope',
+            maxPages: 30,
+            maxConcurrency: 2,
+            stop: 'never',
+            storageDir: mkdtempSync(join(tmpdir(), 'cf-settle-')),
+        });
+        const report = await focused.run();
+        expect(report.pagesFetched).toBe(17);
+        for (const n of [1, 2, 3]) expect(site.hits(`/telescopes/shelf-${n}`), `shelf ${n}'s late link`).toBe(1);
+        // The first catalogue page (and one fetched beside it) waits; the succession rule checks about one in n + 2
+        // after: about 1.3 waits expected among the next eight. At most the catalogue's later nine pages and the
+        // shelves' telescopes but the first are read at load.
+        expect(report.rendering.readAtLoad).toBeGreaterThanOrEqual(3);
+        expect(report.rendering.readAtLoad).toBeLessThanOrEqual(11);
+    }, 90_000);
+});
