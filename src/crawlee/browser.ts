@@ -102,19 +102,48 @@ export function trackDataRequests(page: Page, counts: (url: string) => boolean =
  * Waits until the rendered DOM stops changing and no fetch/XHR is pending, so links and text built by JavaScript are
  * read. `waitUntil: 'load'` misses timer-created links and `networkidle` is racy (crawlee-notes §2); a mutation-quiet
  * period after the last data request, with a cap, handles both, and endless pages cost at most `timeoutMillis`.
- * Resolves to whether the page changed meanwhile (a mutation, or data it was still waiting for).
+ * Resolves to whether the page changed after its load event: a mutation after it, data it was still waiting for, or
+ * no load event by the end (what {@link waitForLoad} alone would have missed).
  */
 export async function settleRenderedPage(page: Page, { quietMillis, timeoutMillis }: SettleOptions): Promise<boolean> {
     const deadline = Date.now() + timeoutMillis;
     const pending = pendingDataRequests.get(page);
-    let changed = false;
+    let lastMutation: number | null = null;
+    let waitedForData = false;
     for (;;) {
-        if (await waitForQuietDom(page, quietMillis, Math.max(0, deadline - Date.now()))) changed = true;
-        if (!pending || pending.size === 0 || Date.now() >= deadline) return changed;
+        lastMutation = (await waitForQuietDom(page, quietMillis, Math.max(0, deadline - Date.now()))) ?? lastMutation;
+        if (!pending || pending.size === 0 || Date.now() >= deadline) break;
         // Data still on its way: wait for it, then for the DOM it produces to go quiet again.
-        changed = true;
+        waitedForData = true;
         while (pending.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, PENDING_POLL_MILLIS));
     }
+    if (waitedForData) return true;
+    const { loadEnd, lastChange } = await (page.evaluate(LOAD_TIMES_SOURCE) as Promise<{ loadEnd: number; lastChange: number | null }>).catch(() => ({ loadEnd: 0, lastChange: null }));
+    const last = Math.max(lastChange ?? Number.NEGATIVE_INFINITY, lastMutation ?? Number.NEGATIVE_INFINITY);
+    return loadEnd === 0 || last > loadEnd;
+}
+
+/**
+ * Waits for the page's load event (as plain PlaywrightCrawler does), at most `timeoutMillis`: for pages whose kind
+ * is known not to change after it. Navigation itself returns at DOMContentLoaded.
+ */
+export async function waitForLoad(page: Page, timeoutMillis: number): Promise<void> {
+    await page.waitForLoadState('load', { timeout: timeoutMillis }).catch(() => undefined); // read as it is
+}
+
+/** Where the init script of {@link trackDomChanges} keeps the page-clock time of the DOM's last change. */
+const LAST_CHANGE_KEY = '__crawleeFocusLastDomChange';
+const tracksDomChanges = new WeakSet<Page>();
+
+/**
+ * Starts recording when the page's DOM last changed, from the first parsed node; call it before navigation (a
+ * pre-navigation hook). {@link settleRenderedPage} then knows whether the page changed after its load event even when
+ * the change came before it started looking (the handler reaches the page some time after DOMContentLoaded).
+ */
+export async function trackDomChanges(page: Page): Promise<void> {
+    if (tracksDomChanges.has(page)) return;
+    tracksDomChanges.add(page);
+    await page.addInitScript(`new MutationObserver(() => { window.${LAST_CHANGE_KEY} = performance.now(); }).observe(document, { subtree: true, childList: true, characterData: true });`);
 }
 
 /** Whether the page still waits for data it asked for (fetch/XHR counted by {@link trackDataRequests}). */
@@ -122,28 +151,46 @@ export function hasPendingData(page: Page): boolean {
     return (pendingDataRequests.get(page)?.size ?? 0) > 0;
 }
 
-/** Resolves once the DOM has not changed for `quietMillis`, or after `capMillis`: to whether it changed at all. */
-async function waitForQuietDom(page: Page, quietMillis: number, capMillis: number): Promise<boolean> {
-    return page
-        .evaluate(
-            ({ quiet, cap }) =>
-                new Promise<boolean>((resolve) => {
-                    let timer: ReturnType<typeof setTimeout>;
-                    let mutated = false;
-                    const observer = new MutationObserver(() => {
-                        mutated = true;
-                        clearTimeout(timer);
-                        timer = setTimeout(done, quiet);
-                    });
-                    function done() {
-                        observer.disconnect();
-                        resolve(mutated);
-                    }
-                    observer.observe(document, { subtree: true, childList: true, characterData: true });
-                    timer = setTimeout(done, quiet);
-                    setTimeout(done, cap);
-                }),
-            { quiet: quietMillis, cap: capMillis },
-        )
-        .catch(() => true); // a page that navigated away or crashed is read as it is, and not taken for a still one
+/**
+ * The in-page half of {@link waitForQuietDom}, as source text. A function handed to `page.evaluate` is serialised
+ * as its source after the TypeScript transform: esbuild's `keepNames` (tsx, which runs the bench) wraps named inner
+ * functions in a `__name` helper the page does not have, so the wait threw at once and was skipped, silently, in
+ * every bench crawl; compiled with tsc it ran. Text passes through untouched.
+ */
+const QUIET_DOM_SOURCE = `(quiet, cap) => new Promise((resolve) => {
+    let lastChange = null;
+    let timer;
+    let settled = false;
+    const observer = new MutationObserver(() => {
+        lastChange = performance.now();
+        clearTimeout(timer);
+        timer = setTimeout(done, quiet);
+    });
+    const done = () => {
+        if (settled) return;
+        settled = true;
+        observer.disconnect();
+        resolve(lastChange);
+    };
+    observer.observe(document, { subtree: true, childList: true, characterData: true });
+    // Quiet means quiet after the load event too: pages build on load, and navigation returned at DOMContentLoaded.
+    if (document.readyState === 'complete') timer = setTimeout(done, quiet);
+    else window.addEventListener('load', () => { clearTimeout(timer); timer = setTimeout(done, quiet); }, { once: true });
+    setTimeout(done, cap);
+})`;
+
+/**
+ * On the page's own clock (`performance.now()`): the end of its load event (0 before it) and its DOM's last change
+ * (null unless {@link trackDomChanges} runs); as text, like {@link QUIET_DOM_SOURCE}.
+ */
+const LOAD_TIMES_SOURCE = `({ loadEnd: performance.getEntriesByType('navigation')[0]?.loadEventEnd ?? 0, lastChange: window.${LAST_CHANGE_KEY} ?? null })`;
+
+/**
+ * Resolves once the DOM has not changed for `quietMillis`, or after `capMillis`: to the page-clock time
+ * (`performance.now()`) of the last change seen, or null if none was.
+ */
+async function waitForQuietDom(page: Page, quietMillis: number, capMillis: number): Promise<number | null> {
+    return (page.evaluate(`(${QUIET_DOM_SOURCE})(${Number(quietMillis)}, ${Number(capMillis)})`) as Promise<number | null>)
+        // A page that navigated away or crashed is read as it is, and not taken for a still one.
+        .catch(() => Number.POSITIVE_INFINITY);
 }

@@ -2,7 +2,7 @@ import { BasicCrawler, CheerioCrawler, Configuration, PlaywrightCrawler, ProxyCo
 import type { CrawlingContext } from 'crawlee';
 
 import { InsecureHttpClient, ProxiedAdaptivePlaywrightCrawler } from './adaptive-crawler.js';
-import { CHROMIUM_ARGS, chromiumExecutable, mediaBlockingArgs, trackDataRequests } from './browser.js';
+import { CHROMIUM_ARGS, chromiumExecutable, mediaBlockingArgs, trackDataRequests, trackDomChanges } from './browser.js';
 import { DOCUMENT_MIME_TYPES } from '../extract/documents/index.js';
 import { FocusedCrawl } from './focused-crawl.js';
 import type { FocusedCrawlOptions } from './focused-crawl.js';
@@ -128,6 +128,7 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
         const page = browserPageOf(context as CrawlingContext);
         if (!page) return;
         trackDataRequests(page, (url) => focus.manager.isInScope(url));
+        await trackDomChanges(page);
         // The page hook waits for a quiet DOM itself; 'load' would add a wait for every image.
         if (gotoOptions) gotoOptions.waitUntil = 'domcontentloaded';
     };

@@ -16,7 +16,7 @@ import type { Seen, TrapLearnerJSON } from '../frontier/index.js';
 import type { SkipOptions } from '../url/index.js';
 import { hostOf } from '../url/index.js';
 import { DOCUMENT_CONTENT_TYPES, type DocumentKind } from '../extract/documents/index.js';
-import { hasPendingData, settleRenderedPage } from './browser.js';
+import { hasPendingData, settleRenderedPage, waitForLoad } from './browser.js';
 import { SettleMemory } from './settle-memory.js';
 import { DocumentFetchError, DocumentReader, markAsDocument } from './documents.js';
 import { browserPageOf, isAdaptivePlainHttpRun, RenderingLedger } from './rendering.js';
@@ -1381,19 +1381,19 @@ function responseStatus(context: CrawlingContext): number | null {
 }
 
 /**
- * The page's HTML. A browser page is read once its DOM is quiet, unless `settling` says its neighbourhood's pages are
- * still at load (and it asks for no data): then at once, as plain PlaywrightCrawler reads it.
+ * The page's HTML. A browser page is read once its DOM is quiet, unless `settling` says the pages of its kind do not
+ * change after their load event (and it asks for no data): then at load, as plain PlaywrightCrawler reads it.
  */
 async function readHtml(context: CrawlingContext, options: FocusedCrawlOptions, settling?: SettleMemory): Promise<string> {
     const browserPage = browserPageOf(context);
     if (browserPage) {
         const url = context.request.loadedUrl ?? context.request.url;
+        const timeoutMillis = options.domSettleTimeoutMillis ?? 3000;
         if (!settling || hasPendingData(browserPage) || settling.shouldWait(url)) {
-            const changed = await settleRenderedPage(browserPage, {
-                quietMillis: options.domQuietMillis ?? 250,
-                timeoutMillis: options.domSettleTimeoutMillis ?? 3000,
-            });
-            settling?.record(url, changed);
+            const changedAfterLoad = await settleRenderedPage(browserPage, { quietMillis: options.domQuietMillis ?? 250, timeoutMillis });
+            settling?.record(url, changedAfterLoad);
+        } else {
+            await waitForLoad(browserPage, timeoutMillis);
         }
         return browserPage.content();
     }

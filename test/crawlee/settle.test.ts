@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { chromium, type Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { CHROMIUM_ARGS, chromiumExecutable, settleRenderedPage, trackDataRequests } from '../../src/crawlee/browser.js';
+import { CHROMIUM_ARGS, chromiumExecutable, settleRenderedPage, trackDataRequests, trackDomChanges } from '../../src/crawlee/browser.js';
 import { page, startSite } from '../helpers/site-server.js';
 import type { TestSite } from '../helpers/site-server.js';
 
@@ -22,6 +22,8 @@ describe('settleRenderedPage', () => {
         site = await startSite({
             '/': page('Items', `<main><h1>Items</h1><ul id="list"></ul></main><script>${script}</script>`),
             '/api/items.json': (_req, res) => void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('[1,2,3]'), 300),
+            '/late': page('Late', `<main><h1>Late</h1><p id="late"></p></main><script>window.addEventListener('load', () => setTimeout(() => { document.getElementById('late').innerHTML = '<a href="/item/9">Item 9</a>'; }, 150));</script>`),
+            '/still': page('Still', '<main><h1>Still</h1><p><a href="/item/1">Item 1</a></p></main>'),
         });
         browser = await chromium.launch({ executablePath: chromiumExecutable(), args: [...CHROMIUM_ARGS], headless: true });
     });
@@ -47,4 +49,21 @@ describe('settleRenderedPage', () => {
             await tab.close();
         }
     }, 30_000); // below the settle timeout: a settle step that waited for the beacon would fail the test
+
+    it('reads what a timer builds after load, and says which pages changed after their load event', async () => {
+        const tab = await browser.newPage();
+        try {
+            await trackDomChanges(tab);
+            await tab.goto(`${site.url}/late`, { waitUntil: 'domcontentloaded' });
+            // The timer fires 150 ms after load, which may come before the wait starts on a loaded machine: the change
+            // is still seen, from the init script's record.
+            await new Promise((resolve) => setTimeout(resolve, 600));
+            expect(await settleRenderedPage(tab, { quietMillis: 250, timeoutMillis: 5_000 })).toBe(true);
+            expect(await tab.$$eval('#late a', (links) => links.length)).toBe(1);
+            await tab.goto(`${site.url}/still`, { waitUntil: 'domcontentloaded' });
+            expect(await settleRenderedPage(tab, { quietMillis: 250, timeoutMillis: 5_000 })).toBe(false);
+        } finally {
+            await tab.close();
+        }
+    }, 30_000);
 });
