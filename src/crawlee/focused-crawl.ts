@@ -122,7 +122,10 @@ export interface FocusedCrawlOptions {
     resume?: 'auto' | boolean;
     /** A label that must match for `resume: 'auto'` (e.g. the crawler mode). @default '' */
     identity?: string;
-    /** Browser pages: how long the DOM must stay quiet before it is read. @default 250 */
+    /**
+     * Browser pages: how long the DOM must stay quiet (after the load event too) before it is read. Pages of a kind
+     * that has not changed after load are read at load instead (`SettleMemory`). @default 250
+     */
     domQuietMillis?: number;
     /** Browser pages: the longest wait for a quiet DOM (pages that never settle). @default 3000 */
     domSettleTimeoutMillis?: number;
