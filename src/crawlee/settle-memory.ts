@@ -2,14 +2,13 @@
  * Which rendered pages are worth the quiet-DOM wait: a memory, per URL template and directory, of whether a page's
  * DOM still changed after its load event (navigation returns at DOMContentLoaded, so the wait covers both).
  *
- * Plain PlaywrightCrawler reads a page at load. The wait for a quiet DOM (250 ms at least) was the largest share of
- * crawlee-focus's overhead against it in browser mode (cost bench: 1.16× with it, 1.08× without), and on most pages
- * it reads what load had already built: acl2020's paper pages and stanford-cs's pages do not change after load,
- * while acl2020's script-built paper list gains 900 links after it. So a page is read at its load event where the nearest
- * neighbourhood of its kind (`kindNeighbourhoodsOf`) with any pages has only had pages that were still at load, and
- * still checked now and then by the succession rule (as for rendering, `TemplateRenderingPredictor`); where one
- * changed, every page there waits. A page of a kind not seen yet waits: a wrong "still" loses links built after load
- * for good, a wait costs a quarter of a second.
+ * Plain PlaywrightCrawler reads a page at load. The wait for a quiet DOM costs 250 ms or more per page, which it does
+ * not pay, and on most pages it reads what load had already built: acl2020's paper pages and stanford-cs's pages do
+ * not change after load, while acl2020's script-built paper list gains 900 links after it. So a page is read at its
+ * load event where the nearest neighbourhood of its kind (`kindNeighbourhoodsOf`) with any pages has only had pages
+ * that were still after load, and still checked now and then by the succession rule (as for rendering,
+ * `TemplateRenderingPredictor`); where one changed, every page there waits. A page of a kind not seen yet waits: a
+ * wrong "still" loses links built after load for good, a wait costs a quarter of a second.
  */
 import { kindNeighbourhoodsOf, successionDetection } from './rendering-predictor.js';
 
