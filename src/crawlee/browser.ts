@@ -102,25 +102,24 @@ export function trackDataRequests(page: Page, counts: (url: string) => boolean =
  * Waits until the rendered DOM stops changing and no fetch/XHR is pending, so links and text built by JavaScript are
  * read. `waitUntil: 'load'` misses timer-created links and `networkidle` is racy (crawlee-notes §2); a mutation-quiet
  * period after the last data request, with a cap, handles both, and endless pages cost at most `timeoutMillis`.
- * Resolves to whether the page changed after its load event: a mutation after it, data it was still waiting for, or
- * no load event by the end (what {@link waitForLoad} alone would have missed).
+ * Resolves to whether the page changed after its load event (what {@link waitForLoad} alone would have missed): data
+ * it was still waiting for, no load event by the end, or a change after it in {@link trackDomChanges}'s record.
  */
 export async function settleRenderedPage(page: Page, { quietMillis, timeoutMillis }: SettleOptions): Promise<boolean> {
     const deadline = Date.now() + timeoutMillis;
     const pending = pendingDataRequests.get(page);
-    let lastMutation: number | null = null;
     let waitedForData = false;
     for (;;) {
-        lastMutation = (await waitForQuietDom(page, quietMillis, Math.max(0, deadline - Date.now()))) ?? lastMutation;
+        await waitForQuietDom(page, quietMillis, Math.max(0, deadline - Date.now()));
         if (!pending || pending.size === 0 || Date.now() >= deadline) break;
         // Data still on its way: wait for it, then for the DOM it produces to go quiet again.
         waitedForData = true;
         while (pending.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, PENDING_POLL_MILLIS));
     }
     if (waitedForData) return true;
+    // A page that navigated away or crashed reads as changed: it is not taken for a still one.
     const { loadEnd, lastChange } = await (page.evaluate(LOAD_TIMES_SOURCE) as Promise<{ loadEnd: number; lastChange: number | null }>).catch(() => ({ loadEnd: 0, lastChange: null }));
-    const last = Math.max(lastChange ?? Number.NEGATIVE_INFINITY, lastMutation ?? Number.NEGATIVE_INFINITY);
-    return loadEnd === 0 || last > loadEnd;
+    return loadEnd === 0 || (lastChange !== null && lastChange > loadEnd);
 }
 
 /**
@@ -137,8 +136,9 @@ const tracksDomChanges = new WeakSet<Page>();
 
 /**
  * Starts recording when the page's DOM last changed, from the first parsed node; call it before navigation (a
- * pre-navigation hook). {@link settleRenderedPage} then knows whether the page changed after its load event even when
- * the change came before it started looking (the handler reaches the page some time after DOMContentLoaded).
+ * pre-navigation hook). {@link settleRenderedPage} reads this record to tell whether the page changed after its load
+ * event, also when the change came before it started looking (the handler reaches the page some time after
+ * DOMContentLoaded); without it, only data still coming or a missing load event count as a change.
  */
 export async function trackDomChanges(page: Page): Promise<void> {
     if (tracksDomChanges.has(page)) return;
@@ -158,11 +158,9 @@ export function hasPendingData(page: Page): boolean {
  * every bench crawl; compiled with tsc it ran. Text passes through untouched.
  */
 const QUIET_DOM_SOURCE = `(quiet, cap) => new Promise((resolve) => {
-    let lastChange = null;
     let timer;
     let settled = false;
     const observer = new MutationObserver(() => {
-        lastChange = performance.now();
         clearTimeout(timer);
         timer = setTimeout(done, quiet);
     });
@@ -170,7 +168,7 @@ const QUIET_DOM_SOURCE = `(quiet, cap) => new Promise((resolve) => {
         if (settled) return;
         settled = true;
         observer.disconnect();
-        resolve(lastChange);
+        resolve();
     };
     observer.observe(document, { subtree: true, childList: true, characterData: true });
     // Quiet means quiet after the load event too: pages build on load, and navigation returned at DOMContentLoaded.
@@ -185,12 +183,8 @@ const QUIET_DOM_SOURCE = `(quiet, cap) => new Promise((resolve) => {
  */
 const LOAD_TIMES_SOURCE = `({ loadEnd: performance.getEntriesByType('navigation')[0]?.loadEventEnd ?? 0, lastChange: window.${LAST_CHANGE_KEY} ?? null })`;
 
-/**
- * Resolves once the DOM has not changed for `quietMillis`, or after `capMillis`: to the page-clock time
- * (`performance.now()`) of the last change seen, or null if none was.
- */
-async function waitForQuietDom(page: Page, quietMillis: number, capMillis: number): Promise<number | null> {
-    return (page.evaluate(`(${QUIET_DOM_SOURCE})(${Number(quietMillis)}, ${Number(capMillis)})`) as Promise<number | null>)
-        // A page that navigated away or crashed is read as it is, and not taken for a still one.
-        .catch(() => Number.POSITIVE_INFINITY);
+/** Resolves once the DOM has not changed for `quietMillis` (after the load event too), or after `capMillis`. */
+async function waitForQuietDom(page: Page, quietMillis: number, capMillis: number): Promise<void> {
+    // A page that navigated away or crashed is read as it is.
+    await page.evaluate(`(${QUIET_DOM_SOURCE})(${Number(quietMillis)}, ${Number(capMillis)})`).catch(() => undefined);
 }
