@@ -23,7 +23,17 @@ export class ProxiedAdaptivePlaywrightCrawler extends AdaptivePlaywrightCrawler 
      * - `checkResponse`: called on the response before the handler reads it; throwing fails the run (a 503 with
      *   `Retry-After`, `FocusedCrawl.backOffOnRetryAfter`).
      */
-    httpGuard: { hooks: (request: Request) => GotGuardHooks; checkResponse: (request: Request, response: PlainHttpResponse) => void } | undefined;
+    httpGuard:
+        | {
+              hooks: (request: Request) => GotGuardHooks;
+              checkResponse: (request: Request, response: PlainHttpResponse) => void;
+              /**
+               * When this plain-HTTP run may send (ms since the epoch; 0 = now). A run that compares a page just rendered
+               * asks the site a second time, and waits for the host's politeness delay like any request.
+               */
+              sendAt?: (context: PlaywrightCrawlingContext) => number;
+          }
+        | undefined;
 
     protected override async runRequestHandlerWithPlainHTTP(context: PlaywrightCrawlingContext, oldStateCopy?: Dictionary) {
         if (this.proxyConfiguration && !context.proxyInfo) {
@@ -32,6 +42,8 @@ export class ProxiedAdaptivePlaywrightCrawler extends AdaptivePlaywrightCrawler 
         if (this.userAgent && !context.request.headers?.['user-agent']) context.request.headers = { ...context.request.headers, 'user-agent': this.userAgent };
         const guard = this.httpGuard;
         if (!guard) return super.runRequestHandlerWithPlainHTTP(context, oldStateCopy);
+        const wait = (guard.sendAt?.(context) ?? 0) - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         const send = context.sendRequest;
         const hooks = guard.hooks(context.request);
         context.sendRequest = (async (options = {}) => {

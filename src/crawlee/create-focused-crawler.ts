@@ -205,6 +205,7 @@ export async function createFocusedCrawler(options: CreateFocusedCrawlerOptions)
         adaptive.userAgent = userAgent;
         adaptive.httpGuard = {
             hooks: (request) => focus.httpGuardHooks(request),
+            sendAt: (context) => (focus.renderings.wasRenderedInThisHandling(context) ? focus.manager.reserveHostTurn(context.request) : 0),
             checkResponse: (request, response) => {
                 const retryAfter = response.headers['retry-after'];
                 focus.backOffOnRetryAfter(request, response.statusCode, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);

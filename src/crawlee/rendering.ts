@@ -111,8 +111,21 @@ export class RenderingLedger {
      * after it is a real one.
      */
     isDetectionRerun(context: CrawlingContext): boolean {
+        return this.wasRenderedInThisHandling(context) && browserPageOf(context) === undefined;
+    }
+
+    /**
+     * True when the request was handled in the browser in this same handling (same context id): a plain-HTTP run that
+     * follows is Crawlee's comparison. (AdaptivePlaywrightCrawler's own context, which starts that run, has a page.)
+     */
+    wasRenderedInThisHandling(context: CrawlingContext): boolean {
         const earlier = this.handled.get(context.request);
-        return earlier !== undefined && earlier.contextId === context.id && earlier.rendered && browserPageOf(context) === undefined;
+        return earlier !== undefined && earlier.contextId === context.id && earlier.rendered;
+    }
+
+    /** True for a browser run that Crawlee follows with a plain-HTTP fetch of the same page, to compare the two. */
+    awaitsComparison(context: CrawlingContext): boolean {
+        return browserPageOf(context) !== undefined && this.predictor.isCompared(context.request);
     }
 
     /** Records that `context`'s run changed the crawl state. */

@@ -626,6 +626,42 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         if (delay > 0) this.hosts.holdUntil(flight.host, Date.now() + delay);
     }
 
+    /**
+     * When a second fetch of a request in flight may go out (adaptive mode's plain-HTTP fetch of a page just rendered,
+     * to compare the two), with the host's turn taken for it: the delay between two requests to a host holds for it
+     * as for any request, and no request handed out meanwhile goes out within that delay of it.
+     */
+    reserveHostTurn(request: { id?: string }, now = Date.now()): number {
+        const flight = request.id === undefined ? undefined : this.flights.get(request.id);
+        if (!flight) return now;
+        const at = Math.max(now, this.hosts.allowedAt(flight.host));
+        const delay = this.delayAfterRequestTo(flight.host);
+        if (delay > 0) this.hosts.holdUntil(flight.host, at + delay);
+        return at;
+    }
+
+    /**
+     * The site has answered the attempt of a request in flight: its page is read, or its error status is in. The host
+     * counts as answered from now, so a new host's one-at-a-time limit lifts without waiting for the crawler's own work
+     * on its first page; and the attempt stops counting against the host's in-flight limit, since what is left of it
+     * (extraction, scoring, the dataset write, the snapshot) asks nothing of the site.
+     * @param fetchedAgain The attempt asks the site once more (adaptive mode's plain-HTTP fetch that compares a page
+     *   just rendered): it keeps its slot until that answer too is in.
+     */
+    noteAnswered(request: { id?: string }, fetchedAgain = false): void {
+        const flight = request.id === undefined ? undefined : this.flights.get(request.id);
+        if (!flight) return;
+        this.hosts.answered(flight.host);
+        if (!fetchedAgain) this.freeHost(flight);
+    }
+
+    /** The attempt stops counting against its host's in-flight limit; once per attempt. */
+    private freeHost(flight: InFlight): void {
+        if (flight.hostFreed) return;
+        flight.hostFreed = true;
+        this.hosts.finish(flight.host);
+    }
+
     private takeRetry(): InFlight | undefined {
         return this.flights.takeRetry((r) => !this.isBusy(r.host, r.entry.url));
     }
@@ -930,7 +966,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     private release(id: string): InFlight | undefined {
         const flight = this.flights.land(id);
-        if (flight) this.hosts.finish(flight.host);
+        if (flight) this.freeHost(flight);
         return flight;
     }
 
@@ -954,7 +990,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      */
     reclaimStalled(olderThanMillis: number, now = Date.now()): number {
         const stalled = this.flights.reclaimOlderThan(olderThanMillis, now);
-        for (const { host } of stalled) this.hosts.finish(host);
+        for (const flight of stalled) this.freeHost(flight);
         for (const { url } of [...this.flights.retries().map((r) => r.entry), ...this.queue.parkedEntries()]) this.isBusy(politenessHost(url), url);
         return stalled.length;
     }
