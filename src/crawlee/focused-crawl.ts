@@ -963,7 +963,6 @@ export class FocusedCrawl {
         if (this.renderings.isDetectionRerun(context)) {
             // The page was scored in the browser a moment ago: only read it again, for the rendering comparison.
             this.renderings.record(context, extractPage(await readHtml(context, this.options), context.request.loadedUrl ?? context.request.url, { maxHtmlChars: this.maxHtmlChars }));
-            this.noteAnswered(context);
             return true;
         }
         const scored = await this.scorePage(context);
@@ -973,15 +972,6 @@ export class FocusedCrawl {
             this.recordCurve();
         }
         return scored;
-    }
-
-    /**
-     * The site has answered this attempt (its page is read, or its error status is in): its host may take the next
-     * request while the crawl works on this one; not yet after a browser run that a plain-HTTP fetch of the same page
-     * follows, to compare, since that fetch asks the site again.
-     */
-    private noteAnswered(context: CrawlingContext): void {
-        this.manager.noteAnswered(context.request, this.renderings.awaitsComparison(context));
     }
 
     /** Reads, scores and delivers the page and offers its links: every change a handled page makes to the crawl. */
@@ -1000,14 +990,14 @@ export class FocusedCrawl {
         // Not the site's answer: the proxy in between could not reach it. Thrown, so Crawlee retries it as it would a reset.
         if (status !== null && PROXY_TRANSPORT_ERRORS[status]) throw new Error(`crawlee-focus: ${PROXY_TRANSPORT_ERRORS[status]}: the proxy could not reach ${request.url} (it answered ${status})`);
         if (status !== null && status >= 400) {
-            this.noteAnswered(context);
+            this.manager.noteAnswered(request);
             this.countFailure(`http-${status}`, request.loadedUrl ?? request.url, request);
             this.focus?.observeUnproductiveLink(entry?.signal ?? null);
             return unread(entry?.signal ?? null);
         }
         const read = await this.readPage(context);
         if (read === 'needs-browser') return false;
-        this.noteAnswered(context);
+        this.manager.noteAnswered(request); // its host may take more requests while the crawl works on this one
         if (read === null) return unread();
         const { page, documentKind } = read;
         const url = request.loadedUrl ?? request.url;

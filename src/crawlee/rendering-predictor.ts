@@ -84,8 +84,6 @@ export class TemplateRenderingPredictor {
     readonly #servedInFull = new Map<string, number>();
     /** Host key → when its check of a page predicted static was drawn; cleared when a result is stored. */
     readonly #pendingChecks = new Map<string, number>();
-    /** Requests whose current handling {@link predict} drew a comparison for. */
-    readonly #comparing = new WeakSet<object>();
 
     /**
      * @param random Draws the checks (Crawlee draws its detections with Math.random too).
@@ -106,28 +104,13 @@ export class TemplateRenderingPredictor {
      */
     predict(request: { url: string; loadedUrl?: string }): RenderingPrediction {
         const recommended = this.recommend(request);
-        let checked: boolean;
-        if (recommended.renderingType !== 'static') {
-            checked = this.random() < recommended.detectionProbabilityRecommendation;
-        } else {
-            const host = neighbourhoodsOf(request.loadedUrl ?? request.url)!.host;
-            const now = this.now();
-            const pendingSince = this.#pendingChecks.get(host);
-            checked = (pendingSince === undefined || now - pendingSince >= CHECK_PENDING_MILLIS) && this.random() < recommended.detectionProbabilityRecommendation;
-            if (checked) this.#pendingChecks.set(host, now);
-        }
-        // Drawn here, never by Crawlee (a probability of 0 or 1), so that the crawl knows which handlings compare.
-        if (checked) this.#comparing.add(request);
-        else this.#comparing.delete(request);
-        return { renderingType: recommended.renderingType, detectionProbabilityRecommendation: checked ? 1 : 0 };
-    }
-
-    /**
-     * Whether the current handling of the request fetches it twice, in the browser and then over plain HTTP to
-     * compare: as {@link predict} drew it for this handling.
-     */
-    isCompared(request: object): boolean {
-        return this.#comparing.has(request);
+        if (recommended.renderingType !== 'static') return recommended;
+        const host = neighbourhoodsOf(request.loadedUrl ?? request.url)!.host;
+        const now = this.now();
+        const pendingSince = this.#pendingChecks.get(host);
+        const checked = (pendingSince === undefined || now - pendingSince >= CHECK_PENDING_MILLIS) && this.random() < recommended.detectionProbabilityRecommendation;
+        if (checked) this.#pendingChecks.set(host, now);
+        return { renderingType: 'static', detectionProbabilityRecommendation: checked ? 1 : 0 };
     }
 
     /** The rendering a page's neighbourhood recommends, and how likely a page predicted static should be checked. */

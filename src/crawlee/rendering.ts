@@ -123,11 +123,6 @@ export class RenderingLedger {
         return earlier !== undefined && earlier.contextId === context.id && earlier.rendered;
     }
 
-    /** True for a browser run that Crawlee follows with a plain-HTTP fetch of the same page, to compare the two. */
-    awaitsComparison(context: CrawlingContext): boolean {
-        return browserPageOf(context) !== undefined && this.predictor.isCompared(context.request);
-    }
-
     /** Records that `context`'s run changed the crawl state. */
     markHandled(context: CrawlingContext): void {
         const rendered = browserPageOf(context) !== undefined;

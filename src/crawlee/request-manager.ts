@@ -643,23 +643,14 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /**
      * The site has answered the attempt of a request in flight: its page is read, or its error status is in. The host
      * counts as answered from now, so a new host's one-at-a-time limit lifts without waiting for the crawler's own work
-     * on its first page; and the attempt stops counting against the host's in-flight limit, since what is left of it
-     * (extraction, scoring, the dataset write, the snapshot) asks nothing of the site.
-     * @param fetchedAgain The attempt asks the site once more (adaptive mode's plain-HTTP fetch that compares a page
-     *   just rendered): it keeps its slot until that answer too is in.
+     * on its first page (its scoring, the dataset write, the snapshot; in adaptive mode, the comparison of its two
+     * renderings). The attempt still counts against the host's in-flight limit until it is handled: freeing it at the
+     * answer put more pages in flight at once, each chosen before the pages just read were scored, and cost recall
+     * (bench/results/README.md, thirty-first session).
      */
-    noteAnswered(request: { id?: string }, fetchedAgain = false): void {
+    noteAnswered(request: { id?: string }): void {
         const flight = request.id === undefined ? undefined : this.flights.get(request.id);
-        if (!flight) return;
-        this.hosts.answered(flight.host);
-        if (!fetchedAgain) this.freeHost(flight);
-    }
-
-    /** The attempt stops counting against its host's in-flight limit; once per attempt. */
-    private freeHost(flight: InFlight): void {
-        if (flight.hostFreed) return;
-        flight.hostFreed = true;
-        this.hosts.finish(flight.host);
+        if (flight) this.hosts.answered(flight.host);
     }
 
     private takeRetry(): InFlight | undefined {
@@ -966,7 +957,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     private release(id: string): InFlight | undefined {
         const flight = this.flights.land(id);
-        if (flight) this.freeHost(flight);
+        if (flight) this.hosts.finish(flight.host);
         return flight;
     }
 
@@ -990,7 +981,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      */
     reclaimStalled(olderThanMillis: number, now = Date.now()): number {
         const stalled = this.flights.reclaimOlderThan(olderThanMillis, now);
-        for (const flight of stalled) this.freeHost(flight);
+        for (const { host } of stalled) this.hosts.finish(host);
         for (const { url } of [...this.flights.retries().map((r) => r.entry), ...this.queue.parkedEntries()]) this.isBusy(politenessHost(url), url);
         return stalled.length;
     }

@@ -11,8 +11,6 @@ export interface Flight<R, E> {
     host: string;
     /** When it was last handed out (ms); the stall watchdog reclaims requests held far longer than any timeout. */
     takenAt?: number;
-    /** Its attempt no longer counts against its host's in-flight limit: the site has answered it. */
-    hostFreed?: boolean;
 }
 
 export class InFlightRequests<R extends { id?: string }, E> {
@@ -48,7 +46,6 @@ export class InFlightRequests<R extends { id?: string }, E> {
     /** A request goes out at `now`. */
     start(flight: Flight<R, E>, now: number): void {
         flight.takenAt = now;
-        flight.hostFreed = false;
         this.#flying.set(flight.request.id!, flight);
     }
 

@@ -527,43 +527,16 @@ describe('FocusedRequestManager', () => {
         expect((await manager.fetchNextRequest())!.url).toMatch(/^http:\/\/a\.test\//);
     });
 
-    it('lifts the one-at-a-time limit of a new host once it has answered, and keeps the slot of an attempt asked again', async () => {
+    it('lifts the one-at-a-time limit of a new host once it has answered, before its page is handled', async () => {
         const manager = new FocusedRequestManager({ maxRequestsPerHost: 2, allowedHosts: ['a.test'] });
-        await manager.addRequestsBatched(['http://a.test/1', 'http://a.test/2', 'http://a.test/3', 'http://a.test/4']);
+        await manager.addRequestsBatched(['http://a.test/1', 'http://a.test/2', 'http://a.test/3']);
         const first = (await manager.fetchNextRequest())!;
         expect(await manager.fetchNextRequest()).toBeNull(); // a new host: one request until it answers
-        manager.noteAnswered(first, true); // answered, but asked again (a comparison's plain-HTTP fetch): keeps its slot
-        expect((await manager.fetchNextRequest())!.url).toBe('http://a.test/2'); // the host answered: its full limit
-        expect(await manager.fetchNextRequest()).toBeNull();
         manager.noteAnswered(first); // its page is read; the crawler still scores and stores it
+        expect((await manager.fetchNextRequest())!.url).toBe('http://a.test/2');
+        expect(await manager.fetchNextRequest()).toBeNull(); // the first still counts against the limit until handled
+        await manager.markRequestHandled(first);
         expect((await manager.fetchNextRequest())!.url).toBe('http://a.test/3');
-        expect(await manager.fetchNextRequest()).toBeNull(); // two attempts the site is serving: the limit
-        await manager.markRequestHandled(first); // its slot was freed already: not freed twice
-        expect(await manager.fetchNextRequest()).toBeNull();
-    });
-
-    it('frees a host slot once the site has answered, before the page is handled, and counts each attempt once', async () => {
-        const manager = new FocusedRequestManager({ maxRequestsPerHost: 2, allowedHosts: ['a.test'] });
-        await manager.addRequestsBatched(['http://a.test/1', 'http://a.test/2', 'http://a.test/3', 'http://a.test/4']);
-        const first = (await manager.fetchNextRequest())!;
-        expect(await manager.fetchNextRequest()).toBeNull(); // a new host: one request until it answers
-        manager.noteAnswered(first); // its page is read; the crawler still scores and stores it
-        const second = (await manager.fetchNextRequest())!;
-        const third = (await manager.fetchNextRequest())!;
-        expect([second.url, third.url].sort()).toEqual(['http://a.test/2', 'http://a.test/3']);
-        expect(await manager.fetchNextRequest()).toBeNull(); // two attempts the site is serving: the limit
-        await manager.markRequestHandled(first); // its slot was freed already: not freed twice
-        expect(await manager.fetchNextRequest()).toBeNull();
-        manager.noteAnswered(second);
-        manager.noteAnswered(second); // once per attempt
-        const fourth = (await manager.fetchNextRequest())!;
-        expect(fourth.url).toBe('http://a.test/4');
-        // an answered attempt that fails and is retried counts against the limit again when it goes out again
-        await manager.reclaimRequest(second);
-        await manager.markRequestHandled(fourth);
-        expect((await manager.fetchNextRequest())!.url).toBe(second.url);
-        expect(await manager.fetchNextRequest()).toBeNull(); // the retry and the third attempt: at the limit
-        expect(manager.inFlightCount).toBe(2);
     });
 
     it('backs off one host after Retry-After, not the others', async () => {
