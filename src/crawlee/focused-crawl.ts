@@ -961,8 +961,10 @@ export class FocusedCrawl {
      */
     private async processPage(context: CrawlingContext): Promise<boolean> {
         if (this.renderings.isDetectionRerun(context)) {
-            // The page was scored in the browser a moment ago: only read it again, for the rendering comparison.
-            this.renderings.record(context, extractPage(await readHtml(context, this.options), context.request.loadedUrl ?? context.request.url, { maxHtmlChars: this.maxHtmlChars }));
+            // The page was scored in the browser a moment ago: only read it again, for the rendering comparison, which
+            // looks at links and text alone (without the Markdown, a sixth of the time: 10 ms against 62 on a calendar page).
+            const url = context.request.loadedUrl ?? context.request.url;
+            this.renderings.record(context, extractPage(await readHtml(context, this.options), url, { maxHtmlChars: this.maxHtmlChars, markdown: false }));
             return true;
         }
         const scored = await this.scorePage(context);

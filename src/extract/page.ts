@@ -43,6 +43,13 @@ export interface ExtractOptions {
    * @default 5_000
    */
   maxLinks?: number;
+  /**
+   * Whether to convert the main content to Markdown (and give in-content links their context line). Off, `markdown` is
+   * empty and links have no context: for a second reading of a page that only compares its links and text, where the
+   * conversion would be most of the time spent.
+   * @default true
+   */
+  markdown?: boolean;
 }
 
 /**
@@ -69,15 +76,18 @@ export function extractPage(html: string, url: string, options: ExtractOptions =
   const occurrences = linkOccurrences(linkElements, base, main);
   const links = uniqueLinks(occurrences, maxLinks);
 
-  // Markdown links carry the resolved URL, so each context can be found again by URL.
-  for (const { element, url: target, inMainContent } of occurrences) {
-    if (inMainContent) element.attribs['href'] = markdownUrl(target);
-  }
-  // A frameset holds no text, and turndown's own parser cannot take one as a fragment.
-  const markdown = isFrameset(main) ? '' : toMarkdown($(main).html() ?? '');
-  const contexts = linkContexts(markdown);
-  for (const link of links) {
-    if (link.inMainContent) link.context = contexts.get(markdownUrl(link.url))?.line ?? '';
+  let markdown = '';
+  if (options.markdown !== false) {
+    // Markdown links carry the resolved URL, so each context can be found again by URL.
+    for (const { element, url: target, inMainContent } of occurrences) {
+      if (inMainContent) element.attribs['href'] = markdownUrl(target);
+    }
+    // A frameset holds no text, and turndown's own parser cannot take one as a fragment.
+    markdown = isFrameset(main) ? '' : toMarkdown($(main).html() ?? '');
+    const contexts = linkContexts(markdown);
+    for (const link of links) {
+      if (link.inMainContent) link.context = contexts.get(markdownUrl(link.url))?.line ?? '';
+    }
   }
 
   const { text, proseWords } = readMainText(main);

@@ -54,6 +54,15 @@ describe('extractPage on a university department page', () => {
     expect(linkTo(page, 'https://www.northfield.ac.uk/science/computer-science/bsc-ai/')?.context).toBe('BSc AI – new for 2026 entry.');
   });
 
+  it('reads the same links and text without the Markdown when asked to skip it', () => {
+    const outline = extractPage(fixture('department.html'), page.url, { markdown: false });
+    expect(page.markdown).not.toBe('');
+    expect(outline.markdown).toBe('');
+    expect(outline.links.map((link) => [link.url, link.anchor, link.inMainContent])).toEqual(page.links.map((link) => [link.url, link.anchor, link.inMainContent]));
+    expect(outline.links.every((link) => link.context === '')).toBe(true);
+    expect({ text: outline.text, proseWords: outline.proseWords, title: outline.title }).toEqual({ text: page.text, proseWords: page.proseWords, title: page.title });
+  });
+
   it('orders links by their first appearance in the document', () => {
     const urls = page.links.map((link) => link.url);
     expect(urls.indexOf('https://www.northfield.ac.uk/study/international/')).toBeLessThan(urls.indexOf('https://www.northfield.ac.uk/research/'));
