@@ -689,9 +689,6 @@ export class FocusedCrawl {
                 // Noted when it leaves, and again when its answer comes: the site has it by then for sure, and a
                 // plain-HTTP fetch sent a delay after the first note reached the site up to ~60 ms short of the delay.
                 if (event.frameId === mainFrameId) this.noteSent(context.request);
-                // Served: its kind of file need not wait for the render and the quiet DOM to be tried again.
-                const status = event.responseStatusCode;
-                if (event.frameId === mainFrameId && status !== undefined && status >= 200 && status < 300) this.manager.noteServed(context.request);
                 void cdp.send('Fetch.continueRequest', { requestId: event.requestId }).catch(() => undefined);
             }
         });
@@ -995,7 +992,7 @@ export class FocusedCrawl {
         // Not the site's answer: the proxy in between could not reach it. Thrown, so Crawlee retries it as it would a reset.
         if (status !== null && PROXY_TRANSPORT_ERRORS[status]) throw new Error(`crawlee-focus: ${PROXY_TRANSPORT_ERRORS[status]}: the proxy could not reach ${request.url} (it answered ${status})`);
         if (status !== null && status >= 400) {
-            this.manager.noteAnswered(request, false);
+            this.manager.noteAnswered(request);
             this.countFailure(`http-${status}`, request.loadedUrl ?? request.url, request);
             this.focus?.observeUnproductiveLink(entry?.signal ?? null);
             return unread(entry?.signal ?? null);

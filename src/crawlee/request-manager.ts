@@ -13,7 +13,7 @@ import { Admission, HostSchedule, InFlightRequests, LinkReserve, PoliteQueue, Se
 import type { DiscoveryYieldJSON, DiversityRule, Flight, FrontierSkipReason, ExplorationCandidate, ExplorationLedgerJSON, LinkReserveJSON, PoliteGate, RankedEntry } from '../frontier/index.js';
 import { FrontierRanking, addCounts, continuesListing, expectedCount, NO_LINKS } from '../focus/index.js';
 import type { ExpectedCount, Focus, FrontierLinks, LinkSignal } from '../focus/index.js';
-import { CrawlScope, dedupKey, fileKindShape, shapeKey, UrlGlobs } from '../url/index.js';
+import { CrawlScope, dedupKey, shapeKey, UrlGlobs } from '../url/index.js';
 import type { SkipOptions } from '../url/index.js';
 import { requestIdOf } from './request-id.js';
 import type { RobotsCache } from './robots-cache.js';
@@ -233,8 +233,6 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     private queue: PoliteQueue<FrontierEntry>;
     /** Requests in flight, and those reclaimed (retries, delays), served before the queue and outside the budget. */
     private readonly flights = new InFlightRequests<Request, FetchedEntry>();
-    /** Kinds of file (`fileKindShape`) a request of which was answered without an error status. */
-    private readonly servedKinds = new Set<string>();
     private readonly hosts: HostSchedule;
     /** Dedup keys of everything queued, in flight or handled. */
     protected readonly known = new Set<string>();
@@ -649,24 +647,10 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * renderings). The attempt still counts against the host's in-flight limit until it is handled: freeing it at the
      * answer put more pages in flight at once, each chosen before the pages just read were scored, and cost recall
      * (bench/results/README.md, thirty-first session).
-     *
-     * @param served The answer was no error status ({@link noteServed}).
      */
-    noteAnswered(request: { id?: string }, served = true): void {
+    noteAnswered(request: { id?: string }): void {
         const flight = request.id === undefined ? undefined : this.flights.get(request.id);
-        if (!flight) return;
-        this.hosts.answered(flight.host);
-        if (served) this.noteServed(request);
-    }
-
-    /**
-     * A request in flight was served (no error status), before its page is read: its kind of file is proven, and no
-     * longer tried one request at a time ({@link isProbing}), even where the trap learner never reads the answer (a
-     * redirect, a body that is no page). A browser notes it when the document's response arrives.
-     */
-    noteServed(request: { id?: string }): void {
-        const probe = request.id === undefined ? undefined : this.flights.get(request.id)?.probe;
-        if (probe !== undefined) this.servedKinds.add(probe);
+        if (flight) this.hosts.answered(flight.host);
     }
 
     private takeRetry(): InFlight | undefined {
@@ -688,8 +672,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         this.scheduled++;
         this.noteClusterTaken(next.entry.url);
         const fetched: FetchedEntry = { ...next.entry, linkScore: this.focus ? next.score : null };
-        const probe = this.unprovenKindOf(fetched.url);
-        return { request: this.toRequest(fetched), entry: fetched, host: politenessHost(fetched.url), probe };
+        return { request: this.toRequest(fetched), entry: fetched, host: politenessHost(fetched.url) };
     }
 
     /** Every `1 / EXPLORATION_SHARE`-th page of a focused crawl explores (the first page is the seed's). */
@@ -735,7 +718,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         for (;;) {
             const candidates: Array<ExplorationCandidate<{ entry: FrontierEntry; from: 'queue' | 'reserve'; score: number }>> = [];
             const consider = (entry: FrontierEntry, score: number, from: 'queue' | 'reserve'): void => {
-                if (this.isExploratory(entry) && !this.isBusy(politenessHost(entry.url)) && !this.isProbing(entry.url)) candidates.push({ url: entry.url, score: this.ranking.evidenceRankOf(entry), item: { entry, from, score } });
+                if (this.isExploratory(entry) && !this.isBusy(politenessHost(entry.url))) candidates.push({ url: entry.url, score: this.ranking.evidenceRankOf(entry), item: { entry, from, score } });
             };
             for (const { entry, score } of this.queue.ranked()) consider(entry, score, 'queue');
             for (const { payload } of this.reserve.links('no-room')) if (!this.known.has(payload.uniqueKey)) consider(payload, this.ranking.rankOf(payload), 'reserve');
@@ -858,31 +841,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             if (url !== undefined) this.robots.policyFor(url);
             return true;
         }
-        if (url !== undefined && this.isProbing(url)) return true;
         return this.hosts.allowedAt(host) > Date.now();
-    }
-
-    /**
-     * Whether the URL's kind of file in its directory (`/files/*.pdf`) has had no request served and one of its
-     * requests is in flight: such a kind is tried one request at a time, as a new host is, so a page's links into a
-     * directory of missing documents fail one at a time until the trap learner demotes their failure template
-     * (stanford-cs: six `MSCS-*.pdf` sheets fetched at once, all 404), not one per free slot.
-     */
-    private isProbing(url: string): boolean {
-        if (this.flights.flying === 0) return false;
-        const kind = this.unprovenKindOf(url);
-        return kind !== undefined && this.flights.someFlying((flight) => flight.probe === kind);
-    }
-
-    /** The URL's kind of file in its directory (`fileKindShape`) while no request of that kind has been served. */
-    private unprovenKindOf(url: string): string | undefined {
-        let kind: string;
-        try {
-            kind = fileKindShape(url);
-        } catch {
-            return undefined;
-        }
-        return this.servedKinds.has(kind) ? undefined : kind;
     }
 
     /** When the trap learner demotes or restores a template, queued scores must follow. */

@@ -11,8 +11,6 @@ export interface Flight<R, E> {
     host: string;
     /** When it was last handed out (ms); the stall watchdog reclaims requests held far longer than any timeout. */
     takenAt?: number;
-    /** The kind of file it tries (`fileKindShape`) when it was taken while no fetch of that kind had succeeded. */
-    probe?: string;
 }
 
 export class InFlightRequests<R extends { id?: string }, E> {
@@ -43,12 +41,6 @@ export class InFlightRequests<R extends { id?: string }, E> {
     /** Whether some retry's host may take it now. */
     hasRetry(mayGo: (flight: Flight<R, E>) => boolean): boolean {
         return this.#retries.some(mayGo);
-    }
-
-    /** Whether some request in flight satisfies `predicate`. */
-    someFlying(predicate: (flight: Flight<R, E>) => boolean): boolean {
-        for (const flight of this.#flying.values()) if (predicate(flight)) return true;
-        return false;
     }
 
     /** A request goes out at `now`. */

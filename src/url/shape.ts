@@ -126,8 +126,9 @@ export function failureShape(url: string | URL): string {
 }
 
 /**
- * The URL's kind of file in its directory: the template of the directory, `*` and the extension, whatever the name
- * (`xerox-mac.pdf` and `CSD-Orientation.pdf` → `h/files/*.pdf`); a directory URL is its own kind. The query is dropped.
+ * The coarser key above {@link failureShape}: the template of the URL's directory, `*` and the extension, whatever the
+ * name (`xerox-mac.pdf` and `CSD-Orientation.pdf` → `h/files/*.pdf`). One kind of file in one place: a directory whose
+ * documents are all missing fails under every name they have.
  * @throws InvalidUrlError if `url` is not an absolute URL.
  */
 export function fileKindShape(url: string | URL): string {

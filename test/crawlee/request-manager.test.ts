@@ -403,9 +403,7 @@ describe('FocusedRequestManager', () => {
         expect(manager.toJSON().reserve!.links.map((l) => l.payload.parentUrl)).toEqual([SEED]);
         await manager.markRequestHandled((await manager.fetchNextRequest())!); // room for one more
         manager.offerLinks([{ url: setAside!.payload.url, anchor: 'More' }], offTopic);
-        const first = (await manager.fetchNextRequest())!;
-        manager.noteAnswered(first); // its directory's first answer: the next of its kind of file may go too
-        const taken = [first, (await manager.fetchNextRequest())!];
+        const taken = [(await manager.fetchNextRequest())!, (await manager.fetchNextRequest())!];
         const entry = manager.entryOf(taken.find((r) => r.url === setAside!.payload.url)!)!;
         expect(entry).toMatchObject({ parentUrl: SEED, anchorText: setAside!.payload.anchorText, depth: 1 });
     });
@@ -539,27 +537,6 @@ describe('FocusedRequestManager', () => {
         expect(await manager.fetchNextRequest()).toBeNull(); // the first still counts against the limit until handled
         await manager.markRequestHandled(first);
         expect((await manager.fetchNextRequest())!.url).toBe('http://a.test/3');
-    });
-
-    it('tries a kind of file no fetch of which has succeeded one request at a time, and lifts that once one is served', async () => {
-        const manager = focusedManager({ maxRequestsPerHost: 8 });
-        await handleSeed(manager);
-        const documents = ['visa-form.pdf', 'Scholarship-rules.pdf', 'visa_checklist.pdf'].map((name) => ({ url: `https://www.e.edu/files/${name}`, anchor: `Visa scholarship ${name}` }));
-        const pages = [{ url: 'https://www.e.edu/files/visa.html', anchor: 'Visa scholarship guide' }, { url: 'https://www.e.edu/visa-scholarship.html', anchor: 'Visa scholarship' }];
-        manager.offerLinks([...documents, ...pages], parent);
-        const taken = [(await manager.fetchNextRequest())!, (await manager.fetchNextRequest())!, (await manager.fetchNextRequest())!];
-        // One PDF of the directory, and the pages; the other PDFs wait for the first one's answer.
-        expect(taken.filter((r) => r.url.endsWith('.pdf'))).toHaveLength(1);
-        expect(await manager.fetchNextRequest()).toBeNull();
-        const pdf = taken.find((r) => r.url.endsWith('.pdf'))!;
-        manager.noteAnswered(pdf, false); // a 404
-        expect(await manager.fetchNextRequest()).toBeNull(); // still unproven, and the 404 is in flight until handled
-        await manager.markRequestHandled(pdf);
-        const second = (await manager.fetchNextRequest())!;
-        expect(second.url).toMatch(/\.pdf$/);
-        expect(await manager.fetchNextRequest()).toBeNull();
-        manager.noteAnswered(second); // served: the kind is proven
-        expect((await manager.fetchNextRequest())!.url).toMatch(/\.pdf$/);
     });
 
     it('backs off one host after Retry-After, not the others', async () => {
