@@ -50,25 +50,6 @@ export class FailureLedger {
         return this.update(key, counts);
     }
 
-    /** Counts one earlier fetch, recorded as failed, as a success after all; true when the part stopped failing. */
-    reclassifyAsSucceeded(key: string): boolean {
-        const counts = this.counts.get(key);
-        if (!counts || counts.failed === 0) return false;
-        counts.failed -= 1;
-        return this.update(key, counts);
-    }
-
-    /** Whether the part has any fetch recorded. */
-    hasRecord(key: string): boolean {
-        return this.counts.has(key);
-    }
-
-    /** Whether the part has fetches and all of them failed. */
-    allFailed(key: string): boolean {
-        const counts = this.counts.get(key);
-        return counts !== undefined && counts.failed === counts.fetched;
-    }
-
     /** Whether any fetch of the part succeeded. */
     hasSucceeded(key: string): boolean {
         const counts = this.counts.get(key);
@@ -77,20 +58,6 @@ export class FailureLedger {
 
     isFailing(key: string): boolean {
         return this.failing.size > 0 && this.failing.has(key);
-    }
-
-    /** Whether any part is failing. */
-    hasFailing(): boolean {
-        return this.failing.size > 0;
-    }
-
-    /**
-     * Whether the part's own fetches decide whether it fails: it has `minFetched` of them, or one succeeded. A part
-     * with fewer, all failed, may be judged by a coarser part that contains it.
-     */
-    decides(key: string): boolean {
-        const counts = this.counts.get(key);
-        return counts !== undefined && (counts.fetched >= this.minFetched || counts.failed < counts.fetched);
     }
 
     /** The failing parts with their counts. */

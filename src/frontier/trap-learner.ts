@@ -1,5 +1,5 @@
 import { DEFAULT_DELTA } from '../stat/index.js';
-import { dedupKey, failureShape, fileKindShape, hostOrNull, shapeKey, urlShape } from '../url/index.js';
+import { dedupKey, failureShape, hostOrNull, shapeKey, urlShape } from '../url/index.js';
 import { CatchAllPages, type CatchAllPagesJSON } from './catch-all.js';
 import { FailureLedger } from './failure-ledger.js';
 import type { FailureLedgerJSON } from './failure-ledger.js';
@@ -84,7 +84,7 @@ export interface TrapLearnerJSON {
     pages: [number, string][];
     templates: { shapeKey: string; shape: string; fetched: number; repeated: number; skeletons: number[] }[];
     /** Fetches and failures per host and per failure template (absent before failures were learned). */
-    failures?: { hosts: FailureLedgerJSON; templates: FailureLedgerJSON; directories?: FailureLedgerJSON; kinds?: FailureLedgerJSON };
+    failures?: { hosts: FailureLedgerJSON; templates: FailureLedgerJSON; directories?: FailureLedgerJSON };
     /** Repeated texts and the catch-all pages among them (absent before soft 404s were learned). */
     catchAll?: CatchAllPagesJSON;
     rules: RewriteRuleLearnerJSON;
@@ -114,14 +114,6 @@ export class TrapLearner implements DemotionSource {
     private failingTemplates: FailureLedger;
     /** Directory templates (`directoryShape`) most of whose pages were soft 404s: the error page lives under any name there. */
     private failingDirectories: FailureLedger;
-    /**
-     * Kinds of file per directory (`fileKindShape`: `h/files/*.pdf`), counted in failure templates, not fetches: one
-     * fetched template is one trial, failed while none of its fetches succeeded. It judges templates with too few
-     * fetches of their own: on stanford-cs's capture, whose documents are all missing, each PDF's name was a template
-     * of its own (`xerox-*.pdf`, `CSD-*.pdf`), and each was fetched before any could fail. Counted in fetches, one
-     * failing template (acl2020's 36 `keyword_*.html`) would condemn its directory's other pages.
-     */
-    private failingKinds: FailureLedger;
     private ruleLearner: RewriteRuleLearner;
     private catchAll = new CatchAllPages();
 
@@ -132,7 +124,6 @@ export class TrapLearner implements DemotionSource {
         this.failingHosts = new FailureLedger(this.minFetched, ALL_FAILED);
         this.failingTemplates = new FailureLedger(this.minFetched, this.repeatedShare);
         this.failingDirectories = new FailureLedger(this.minFetched, this.repeatedShare);
-        this.failingKinds = new FailureLedger(this.minFetched, this.repeatedShare);
     }
 
     /** Bumped on every demotion and restoration, so queues know when to re-sort. */
@@ -172,10 +163,7 @@ export class TrapLearner implements DemotionSource {
         let changed = false;
         for (const earlier of revealed) {
             const template = safely(failureShape, earlier);
-            if (template === null) continue;
-            const hadSucceeded = !this.failingTemplates.allFailed(template);
-            if (this.failingTemplates.reclassifyAsFailed(template)) changed = true;
-            if (hadSucceeded && this.failingTemplates.allFailed(template) && this.reclassifyKind(earlier, true)) changed = true;
+            if (template !== null && this.failingTemplates.reclassifyAsFailed(template)) changed = true;
             const directory = safely(directoryShape, earlier);
             if (directory !== null && this.failingDirectories.reclassifyAsFailed(directory)) changed = true;
         }
@@ -211,7 +199,7 @@ export class TrapLearner implements DemotionSource {
 
     /** The hosts and failure templates demoted for failing. */
     failingParts(): FailingPartInfo[] {
-        const ledgers = [this.failingHosts, this.failingTemplates, this.failingKinds, this.failingDirectories];
+        const ledgers = [this.failingHosts, this.failingTemplates, this.failingDirectories];
         return ledgers.flatMap((ledger) => ledger.failingParts()).map(({ key, fetched, failed }) => ({ part: key, fetched, failed }));
     }
 
@@ -219,37 +207,15 @@ export class TrapLearner implements DemotionSource {
         const host = hostOrNull(url);
         const template = safely(failureShape, url);
         let changed = host !== null && (hostFailed === 'decisive' ? this.failingHosts.recordDecisive(host) : this.failingHosts.record(host, hostFailed));
-        if (template !== null) {
-            const tried = this.failingTemplates.hasRecord(template);
-            const failedSoFar = this.failingTemplates.allFailed(template);
-            if (this.failingTemplates.record(template, templateFailed)) changed = true;
-            const kind = safely(fileKindShape, url);
-            if (kind !== null && !tried && this.failingKinds.record(kind, templateFailed)) changed = true;
-            else if (failedSoFar && !templateFailed && this.reclassifyKind(url, false)) changed = true;
-        }
+        if (template !== null && this.failingTemplates.record(template, templateFailed)) changed = true;
         if (changed) this.generationCount += 1;
     }
 
-    /** A template of the URL's kind that had failed now has a success (or the reverse); true when the kind changed. */
-    private reclassifyKind(url: string, failed: boolean): boolean {
-        const kind = safely(fileKindShape, url);
-        if (kind === null) return false;
-        return failed ? this.failingKinds.reclassifyAsFailed(kind) : this.failingKinds.reclassifyAsSucceeded(kind);
-    }
-
-    /**
-     * Whether the URL's host, failure template or directory is failing: its fetch is all but certain to fail. A
-     * failure template with too few fetches of its own to decide (`FailureLedger.decides`) is judged by its kind of
-     * file in its directory, the nearest part with evidence (a back-off, as in Katz's n-gram model).
-     */
+    /** Whether the URL's host, failure template or directory is failing: its fetch is all but certain to fail. */
     isFailingUrl(url: string): boolean {
         if (this.isFailingHost(url)) return true;
         const template = safely(failureShape, url);
         if (template !== null && this.failingTemplates.isFailing(template)) return true;
-        if (template !== null && this.failingKinds.hasFailing() && !this.failingTemplates.decides(template)) {
-            const kind = safely(fileKindShape, url);
-            if (kind !== null && this.failingKinds.isFailing(kind)) return true;
-        }
         const directory = safely(directoryShape, url);
         return directory !== null && this.failingDirectories.isFailing(directory);
     }
@@ -313,12 +279,7 @@ export class TrapLearner implements DemotionSource {
                 repeated,
                 skeletons: [...skeletons],
             })),
-            failures: {
-                hosts: this.failingHosts.toJSON(),
-                templates: this.failingTemplates.toJSON(),
-                directories: this.failingDirectories.toJSON(),
-                kinds: this.failingKinds.toJSON(),
-            },
+            failures: { hosts: this.failingHosts.toJSON(), templates: this.failingTemplates.toJSON(), directories: this.failingDirectories.toJSON() },
             catchAll: this.catchAll.toJSON(),
             rules: this.ruleLearner.toJSON(),
         };
@@ -341,7 +302,6 @@ export class TrapLearner implements DemotionSource {
             learner.failingHosts = FailureLedger.fromJSON(json.failures.hosts, learner.minFetched, ALL_FAILED);
             learner.failingTemplates = FailureLedger.fromJSON(json.failures.templates, learner.minFetched, learner.repeatedShare);
             learner.failingDirectories = FailureLedger.fromJSON(json.failures.directories ?? [], learner.minFetched, learner.repeatedShare);
-            learner.failingKinds = FailureLedger.fromJSON(json.failures.kinds ?? [], learner.minFetched, learner.repeatedShare);
         }
         learner.catchAll = CatchAllPages.fromJSON(json.catchAll);
         learner.generationCount = json.generation;

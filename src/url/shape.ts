@@ -122,20 +122,6 @@ export function shapeKey(url: string | URL): string {
  * @throws InvalidUrlError if `url` is not an absolute URL.
  */
 export function failureShape(url: string | URL): string {
-    return leafShape(url, true);
-}
-
-/**
- * The coarser key above {@link failureShape}: the template of the URL's directory, `*` and the extension, whatever the
- * name (`xerox-mac.pdf` and `CSD-Orientation.pdf` → `h/files/*.pdf`). One kind of file in one place: a directory whose
- * documents are all missing fails under every name they have.
- * @throws InvalidUrlError if `url` is not an absolute URL.
- */
-export function fileKindShape(url: string | URL): string {
-    return leafShape(url, false);
-}
-
-function leafShape(url: string | URL, keepStem: boolean): string {
     const parts = urlParts(url);
     const slash = parts.pathname.lastIndexOf('/');
     const directory = pathShape(parts.pathname.slice(0, slash + 1));
@@ -144,7 +130,7 @@ function leafShape(url: string | URL, keepStem: boolean): string {
     const dot = leaf.lastIndexOf('.');
     const extension = dot > 0 ? leaf.slice(dot) : '';
     const name = dot > 0 ? leaf.slice(0, dot) : leaf;
-    const separator = keepStem ? name.search(/[_-]/) : -1;
+    const separator = name.search(/[_-]/);
     const stem = separator > 0 ? `${segmentShape(name, 0, separator + 1)}*` : '*';
     return `${parts.host.toLowerCase()}${directory}${stem}${extension}`;
 }

@@ -68,30 +68,6 @@ describe('TrapLearner', () => {
         expect(restored.isDemotedUrl(keyword('summarization'))).toBe(true); // 4 of 7: the counts survived the snapshot
     });
 
-    it('judges a failure template with too few fetches of its own by its kind of file in its directory', () => {
-        const learner = new TrapLearner();
-        const file = (name: string) => `https://e.org/files/${name}`;
-        learner.observe('https://e.org/', 'Home page');
-        learner.observe(file('guide.html'), 'The printing guide, served as a page');
-        // Three documents of three names (three failure templates), all missing.
-        for (const name of ['xerox-win.pdf', 'CSD-orientation.pdf', 'plan_2015.pdf']) learner.observeFailure(file(name));
-        expect(learner.failingParts()).toContainEqual({ part: 'e.org/files/*.pdf', fetched: 3, failed: 3 });
-        expect(learner.isDemotedUrl(file('xerox7775_linux.pdf'))).toBe(true); // a template not yet fetched: its kind says
-        expect(learner.isDemotedUrl(file('xerox-mac.pdf'))).toBe(true); // one failure of its own, too few to say
-        expect(learner.isDemotedUrl(file('setup.html'))).toBe(false); // another kind in the same directory
-        expect(learner.isDemotedUrl('https://e.org/other/manual.pdf')).toBe(false); // the same kind elsewhere
-        // A template whose own fetch succeeded speaks for itself.
-        learner.observe(file('report-2016.pdf'), 'The annual report, a document that was captured');
-        expect(learner.isDemotedUrl(file('report-2017.pdf'))).toBe(false);
-        expect(learner.isDemotedUrl(file('budget_2016.pdf'))).toBe(true); // 3 of 4 templates failed
-        expect(learner.isDemotedUrl('https://e.org/keyword_parsing.html')).toBe(false);
-        // The kind survives a snapshot, and is restored when its documents start to load.
-        const restored = TrapLearner.fromJSON(JSON.parse(JSON.stringify(learner.toJSON())));
-        expect(restored.isDemotedUrl(file('budget_2016.pdf'))).toBe(true);
-        for (const name of ['annual-2015.pdf', 'minutes_2016.pdf']) restored.observe(file(name), `Document ${name} with text of its own`);
-        expect(restored.isDemotedUrl(file('budget_2016.pdf'))).toBe(false); // 3 of 6 templates failed
-    });
-
     it('demotes a host most of whose fetches fail, under every template, and stops doing so when it recovers', () => {
         const learner = new TrapLearner();
         learner.observe('https://e.org/', 'Home page');
