@@ -76,6 +76,8 @@ const DATA_REQUEST_TYPES = new Set(['fetch', 'xhr']);
 const PENDING_POLL_MILLIS = 25;
 
 const pendingDataRequests = new WeakMap<Page, Set<PlaywrightRequest>>();
+/** When the page's last counted data request ended (ms since the epoch). */
+const lastDataEnd = new WeakMap<Page, number>();
 
 /**
  * Starts counting a page's pending fetch/XHR requests; call it before navigation (a pre-navigation hook), so that
@@ -93,7 +95,9 @@ export function trackDataRequests(page: Page, counts: (url: string) => boolean =
     page.on('request', (request) => {
         if (DATA_REQUEST_TYPES.has(request.resourceType()) && counts(request.url())) pending.add(request);
     });
-    const done = (request: PlaywrightRequest) => pending.delete(request);
+    const done = (request: PlaywrightRequest) => {
+        if (pending.delete(request)) lastDataEnd.set(page, Date.now());
+    };
     page.on('requestfinished', done);
     page.on('requestfailed', done);
 }
@@ -149,6 +153,20 @@ export async function trackDomChanges(page: Page): Promise<void> {
 /** Whether the page still waits for data it asked for (fetch/XHR counted by {@link trackDataRequests}). */
 export function hasPendingData(page: Page): boolean {
     return (pendingDataRequests.get(page)?.size ?? 0) > 0;
+}
+
+/**
+ * For a page read at its load event: whether it changed after load after all, so that it must be read once its DOM is
+ * quiet. It did when its DOM changed after load ({@link trackDomChanges}), when data it asked for is still coming, or
+ * when some arrived less than `quietMillis` ago (the script that turns it into links may not have run yet). The page
+ * is asked first, so every request event Chromium sent before it has reached Node: a fetch begun before load but
+ * not yet counted read as none (CI read the demo's programme list before it was built, once, under load).
+ */
+export async function changedAfterLoad(page: Page, quietMillis: number): Promise<boolean> {
+    const times = await (page.evaluate(LOAD_TIMES_SOURCE) as Promise<{ loadEnd: number; lastChange: number | null }>).catch(() => null);
+    if (times === null) return false; // navigated away or crashed: read as it is
+    if (hasPendingData(page) || Date.now() - (lastDataEnd.get(page) ?? 0) < quietMillis) return true;
+    return times.loadEnd === 0 || (times.lastChange !== null && times.lastChange > times.loadEnd);
 }
 
 /**

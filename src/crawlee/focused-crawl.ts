@@ -16,7 +16,7 @@ import type { Seen, TrapLearnerJSON } from '../frontier/index.js';
 import type { SkipOptions } from '../url/index.js';
 import { hostOf } from '../url/index.js';
 import { DOCUMENT_CONTENT_TYPES, type DocumentKind } from '../extract/documents/index.js';
-import { hasPendingData, settleRenderedPage, waitForLoad } from './browser.js';
+import { changedAfterLoad, hasPendingData, settleRenderedPage, waitForLoad } from './browser.js';
 import { SettleMemory } from './settle-memory.js';
 import { DocumentFetchError, DocumentReader, markAsDocument } from './documents.js';
 import { browserPageOf, isAdaptivePlainHttpRun, RenderingLedger } from './rendering.js';
@@ -1398,11 +1398,17 @@ async function readHtml(context: CrawlingContext, options: FocusedCrawlOptions, 
     if (browserPage) {
         const url = context.request.loadedUrl ?? context.request.url;
         const timeoutMillis = options.domSettleTimeoutMillis ?? 3000;
+        const quietMillis = options.domQuietMillis ?? 250;
         if (!settling || hasPendingData(browserPage) || settling.shouldWait(url)) {
-            const changedAfterLoad = await settleRenderedPage(browserPage, { quietMillis: options.domQuietMillis ?? 250, timeoutMillis });
-            settling?.record(url, changedAfterLoad);
+            const changed = await settleRenderedPage(browserPage, { quietMillis, timeoutMillis });
+            settling?.record(url, changed);
         } else {
             await waitForLoad(browserPage, timeoutMillis);
+            // Its kind was still after load, but this page may not be (its data came later this time): then it waits.
+            if (await changedAfterLoad(browserPage, quietMillis)) {
+                await settleRenderedPage(browserPage, { quietMillis, timeoutMillis });
+                settling.record(url, true);
+            }
         }
         return browserPage.content();
     }

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { chromium, type Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { CHROMIUM_ARGS, chromiumExecutable, settleRenderedPage, trackDataRequests, trackDomChanges } from '../../src/crawlee/browser.js';
+import { changedAfterLoad, CHROMIUM_ARGS, chromiumExecutable, hasPendingData, settleRenderedPage, trackDataRequests, trackDomChanges, waitForLoad } from '../../src/crawlee/browser.js';
 import { page, startSite } from '../helpers/site-server.js';
 import type { TestSite } from '../helpers/site-server.js';
 
@@ -24,6 +24,10 @@ describe('settleRenderedPage', () => {
             '/api/items.json': (_req, res) => void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('[1,2,3]'), 300),
             '/late': page('Late', `<main><h1>Late</h1><p id="late"></p></main><script>window.addEventListener('load', () => setTimeout(() => { document.getElementById('late').innerHTML = '<a href="/item/9">Item 9</a>'; }, 150));</script>`),
             '/still': page('Still', '<main><h1>Still</h1><p><a href="/item/1">Item 1</a></p></main>'),
+            // Data that arrives after load, turned into links 2 s later.
+            '/built-later': page('Built later', `<main><ul id="list"></ul></main><script>fetch('/api/items.json').then((r) => r.json()).then((items) => setTimeout(() => {
+                document.getElementById('list').innerHTML = items.map((i) => '<li><a href="/item/' + i + '">Item ' + i + '</a></li>').join('');
+            }, 2000));</script>`),
         });
         browser = await chromium.launch({ executablePath: chromiumExecutable(), args: [...CHROMIUM_ARGS], headless: true });
     });
@@ -49,6 +53,29 @@ describe('settleRenderedPage', () => {
             await tab.close();
         }
     }, 30_000); // below the settle timeout: a settle step that waited for the beacon would fail the test
+
+    it('tells a page read at its load event that changed after it: data still coming, data just in, or a later change', async () => {
+        const tab = await browser.newPage();
+        try {
+            trackDataRequests(tab, (url) => new URL(url).hostname === '127.0.0.1');
+            await trackDomChanges(tab);
+            await tab.goto(`${site.url}/built-later`, { waitUntil: 'domcontentloaded' });
+            await waitForLoad(tab, 5_000);
+            expect(await changedAfterLoad(tab, 250)).toBe(true); // its data comes 300 ms after the request
+            while (hasPendingData(tab)) await new Promise((resolve) => setTimeout(resolve, 10));
+            // The data is in and its list not built yet: no change after load so far, but the data is recent.
+            expect(await tab.$$eval('#list a', (links) => links.length)).toBe(0);
+            expect(await changedAfterLoad(tab, 60_000)).toBe(true);
+            await tab.waitForSelector('#list a');
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            expect(await changedAfterLoad(tab, 250)).toBe(true); // the list came after load
+            await tab.goto(`${site.url}/still`, { waitUntil: 'domcontentloaded' });
+            await waitForLoad(tab, 5_000);
+            expect(await changedAfterLoad(tab, 250)).toBe(false);
+        } finally {
+            await tab.close();
+        }
+    }, 30_000);
 
     it('reads what a timer builds after load, and says which pages changed after their load event', async () => {
         const tab = await browser.newPage();
