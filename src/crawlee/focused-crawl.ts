@@ -1407,7 +1407,7 @@ async function readHtml(context: CrawlingContext, options: FocusedCrawlOptions, 
             // Its kind was still after load, but this page may not be (its data came later this time): then it waits.
             if (await changedAfterLoad(browserPage, quietMillis)) {
                 await settleRenderedPage(browserPage, { quietMillis, timeoutMillis });
-                settling.record(url, true);
+                settling.recordLateChange(url);
             }
         }
         return browserPage.content();

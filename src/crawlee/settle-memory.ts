@@ -41,6 +41,16 @@ export class SettleMemory {
         return true;
     }
 
+    /**
+     * A page {@link shouldWait} let be read at load changed after load all the same (its data came late): it was waited
+     * for after all, and its kind is no longer believed still.
+     */
+    recordLateChange(url: string): void {
+        this.counts.skipped -= 1;
+        this.counts.waited += 1;
+        this.record(url, true);
+    }
+
     /** What a wait showed: whether the page changed after its load event (or data it had asked for was still coming). */
     record(url: string, changed: boolean): void {
         for (const key of kindNeighbourhoodsOf(url)) {

@@ -13,6 +13,10 @@ describe('SettleMemory', () => {
         expect(memory.shouldWait('https://conf.org/paper_main.2.html')).toBe(false); // the same URL template
         expect(memory.shouldWait('https://conf.org/papers.html')).toBe(true); // another template at the root
         expect(memory.counts).toEqual({ skipped: 1, waited: 2 });
+        // The page read at load changed after it all the same: it counts as waited for, and its kind now always waits.
+        memory.recordLateChange('https://conf.org/paper_main.2.html');
+        expect(memory.counts).toEqual({ skipped: 0, waited: 3 });
+        expect(memory.shouldWait('https://conf.org/paper_main.3.html')).toBe(true);
         const checking = new SettleMemory(always);
         checking.record('https://conf.org/paper_main.1.html', false);
         expect(checking.shouldWait('https://conf.org/paper_main.2.html')).toBe(true);
