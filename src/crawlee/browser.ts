@@ -122,8 +122,17 @@ export async function settleRenderedPage(page: Page, { quietMillis, timeoutMilli
     }
     if (waitedForData) return true;
     // A page that navigated away or crashed reads as changed: it is not taken for a still one.
-    const { loadEnd, lastChange } = await (page.evaluate(LOAD_TIMES_SOURCE) as Promise<{ loadEnd: number; lastChange: number | null }>).catch(() => ({ loadEnd: 0, lastChange: null }));
-    return loadEnd === 0 || (lastChange !== null && lastChange > loadEnd);
+    return (await domChangedAfterLoad(page)) ?? true;
+}
+
+/**
+ * Whether the page had no load event yet or its DOM changed after it, in {@link trackDomChanges}'s record; null when
+ * the page cannot be asked (it navigated away or crashed).
+ */
+async function domChangedAfterLoad(page: Page): Promise<boolean | null> {
+    const times = await (page.evaluate(LOAD_TIMES_SOURCE) as Promise<{ loadEnd: number; lastChange: number | null }>).catch(() => null);
+    if (times === null) return null;
+    return times.loadEnd === 0 || (times.lastChange !== null && times.lastChange > times.loadEnd);
 }
 
 /**
@@ -163,10 +172,9 @@ export function hasPendingData(page: Page): boolean {
  * not yet counted read as none (CI read the demo's programme list before it was built, once, under load).
  */
 export async function changedAfterLoad(page: Page, quietMillis: number): Promise<boolean> {
-    const times = await (page.evaluate(LOAD_TIMES_SOURCE) as Promise<{ loadEnd: number; lastChange: number | null }>).catch(() => null);
-    if (times === null) return false; // navigated away or crashed: read as it is
-    if (hasPendingData(page) || Date.now() - (lastDataEnd.get(page) ?? 0) < quietMillis) return true;
-    return times.loadEnd === 0 || (times.lastChange !== null && times.lastChange > times.loadEnd);
+    const changed = await domChangedAfterLoad(page);
+    if (changed === null) return false; // navigated away or crashed: read as it is
+    return changed || hasPendingData(page) || Date.now() - (lastDataEnd.get(page) ?? 0) < quietMillis;
 }
 
 /**
