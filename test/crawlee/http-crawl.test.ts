@@ -184,7 +184,7 @@ describe('a slow page reached blindly, while quicker menu pages come back irrele
         topic.forEach((t, i) => { routes[`/items/${i}`] = page(t, `<main><h1>${t}</h1><p>Robot arms: a study of how robot arms move, number ${i}.</p></main>`); });
         const site = await startSite(routes);
         try {
-            const { report } = await crawl({ query: 'robot arms', startUrls: [`${site.url}/`], maxPages: 40, maxConcurrency: 8 });
+            const { report } = await crawl({ query: 'robot arms', startUrls: [`${site.url}/`], maxPages: 40, minConcurrency: 8, maxConcurrency: 8 });
             expect(report.stopReason).not.toBe('no_relevant_pages');
             expect(topic.filter((_, i) => site.hits(`/items/${i}`) > 0).length).toBeGreaterThanOrEqual(7);
         } finally {
