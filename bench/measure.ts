@@ -23,6 +23,11 @@ export function collectGarbage(): void {
     (globalThis as { gc?: () => void }).gc?.();
 }
 
+/** The mean of `values` (NaN for none). */
+export function mean(values: readonly number[]): number {
+    return values.reduce((sum, x) => sum + x, 0) / values.length;
+}
+
 /** The median of `values` (the mean of the two middle ones for an even count). */
 export function median(values: readonly number[]): number {
     const sorted = [...values].sort((a, b) => a - b);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-import { median } from '../measure.js';
+import { mean, median } from '../measure.js';
 import type { CrawlSpec } from './crawl.js';
 import type { Label } from './paths.js';
 import { RUNS_DIR } from './paths.js';
@@ -75,7 +75,6 @@ export interface CostResult {
     notes: string[];
 }
 
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** Times crawlee-focus against plain PlaywrightCrawler on the same fixed URL list, in one bench run. */
 export async function measureCost(label: Label, urls: string[], log: (line: string) => void, rounds = COST_ROUNDS): Promise<CostResult> {

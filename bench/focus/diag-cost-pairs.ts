@@ -6,7 +6,7 @@
 // snapshot wait and the request events this way). The variant named "plain" is the reference of the ratios.
 import path from 'node:path';
 
-import { median } from '../measure.js';
+import { mean, median } from '../measure.js';
 import { COST_CONCURRENCY, COST_PAGES, alternatingRounds } from './cost.js';
 import { crawlInChild } from './runner.js';
 import { scoreLog } from './score.js';
@@ -32,7 +32,6 @@ for (const { round: r, item: v } of alternatingRounds(variants, rounds)) {
     console.log(`round ${r} ${v.name}: ${(outcome.wallMillis / 1000).toFixed(1)} s cpu ${JSON.stringify(outcome.cpuSeconds)}`);
 }
 const plain = results['plain']!;
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 for (const [name, secs] of Object.entries(results)) {
     const ratios = secs.map((s, i) => s / plain[i]!);
     const ph = phases[name];

@@ -1,3 +1,4 @@
+import { mean } from '../measure.js';
 import { crawlerInfo, CRAWLERS } from './crawlers.js';
 import type { CrawlerKind } from './crawlers.js';
 import type { ScoredRun } from './runner.js';
@@ -125,7 +126,6 @@ export function summaryTable(rows: ResultRow[], budgets: readonly number[]): str
  */
 function recallCell(rows: ResultRow[], budget: number): string {
     if (rows.length === 0) return '';
-    const mean = (values: number[]) => values.reduce((sum, x) => sum + x, 0) / values.length;
     const recalls = rows.map((row) => row.recall);
     const pages = mean(rows.map((row) => row.fetched));
     const short = pages < budget ? ` (${Math.round(pages)} p.)` : '';

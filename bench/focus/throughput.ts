@@ -1,5 +1,6 @@
 // `--throughput`: crawlee-focus in browser, adaptive and http mode side by side on the same queries (issue 11):
 // pages per second and recall, and how many pages adaptive mode rendered.
+import { mean } from '../measure.js';
 import type { FocusMode } from './plan.js';
 import type { ScoredRun } from './runner.js';
 
@@ -57,7 +58,7 @@ function cellsOf(rows: ThroughputRow[]): ThroughputCell[] {
     return [...cells.values()];
 }
 
-const meanOf = (rows: ThroughputRow[], pick: (row: ThroughputRow) => number): number => rows.reduce((sum, row) => sum + pick(row), 0) / rows.length;
+const meanOf = (rows: ThroughputRow[], pick: (row: ThroughputRow) => number): number => mean(rows.map(pick));
 
 /**
  * Markdown: one row per (query, mode), with the speed-up over browser mode. With several crawls per cell the figures
