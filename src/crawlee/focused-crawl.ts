@@ -1013,7 +1013,7 @@ export class FocusedCrawl {
         const via = entry?.signal ?? null;
         const { seen, nearDuplicateOf, verdict, relevance, duplicate } = this.learnPage({ page: focusPage, prints, simHash: fingerprint, via, depth });
 
-        const offered = duplicate ? { queued: 0, revealed: null } : this.manager.offerLinks(page.links, { url, depth, relevance, isHub: isHub(page.links.length, page.proseWords) });
+        const offered = duplicate ? { queued: 0, revealed: null } : this.manager.offerLinks(page.links, { url, depth, relevance, isHub: isHub(page.links.length, page.proseWords), via });
         let linksQueued = offered.queued;
         this.clock.add('score', performance.now() - scoringStarted);
         const planned = this.planDelivery(focusPage, prints.exact, seen, nearDuplicateOf, relevance);

@@ -11,7 +11,7 @@ import type {
 
 import { Admission, HostSchedule, InFlightRequests, LinkReserve, PoliteQueue, SectionExploration, SkipTally, TrapLearner, clusterKey, pickExploration, politenessHost } from '../frontier/index.js';
 import type { DiscoveryYieldJSON, DiversityRule, Flight, FrontierSkipReason, ExplorationCandidate, ExplorationLedgerJSON, LinkReserveJSON, PoliteGate, RankedEntry } from '../frontier/index.js';
-import { FrontierRanking, addCounts, continuesListing, expectedCount, NO_LINKS } from '../focus/index.js';
+import { FrontierRanking, addCounts, continuesListing, expectedCount, listingPromise, NO_LINKS } from '../focus/index.js';
 import type { ExpectedCount, Focus, FrontierLinks, LinkSignal } from '../focus/index.js';
 import { CrawlScope, dedupKey, shapeKey, UrlGlobs } from '../url/index.js';
 import type { SkipOptions } from '../url/index.js';
@@ -38,6 +38,8 @@ export interface ParentPage {
     depth: number;
     relevance: number;
     isHub: boolean;
+    /** The signal of the link the page was fetched through (null for seeds and sitemap URLs). @default null */
+    via?: LinkSignal | null;
 }
 
 /** What {@link FocusedRequestManager.offerLinks} made of a page's links. */
@@ -368,7 +370,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
             if (result.fresh && link.inMainContent === true) revealed++;
         };
         for (const link of items) offer(link, undefined);
-        for (const link of continuations) offer(link, bestItem?.signal);
+        const promise = continuations.length > 0 && this.focus ? listingPromise(bestItem?.signal, parent.via, (signal) => this.focus!.score(signal)) : bestItem?.signal;
+        for (const link of continuations) offer(link, promise);
         if (parent.depth === 0) return { queued, revealed: null };
         this.ranking.noteRevealed(parent.url, revealed);
         return { queued, revealed };
@@ -659,6 +662,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     private takeFromFrontier(): InFlight | undefined {
         if (this.stopped || this.scheduled >= this.maxPages) return undefined;
+        const best = this.nextTakeable();
+        if (best && this.waitsForSlowerPage(best.score)) return undefined;
         let explored = this.isExplorationTurn() ? this.takeExploration() : undefined;
         let next = explored ?? this.nextTakeable();
         // The best link left is expected to pay less than opening a section: explore instead (it stays parked).
@@ -673,6 +678,26 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         this.noteClusterTaken(next.entry.url);
         const fetched: FetchedEntry = { ...next.entry, linkScore: this.focus ? next.score : null };
         return { request: this.toRequest(fetched), entry: fetched, host: politenessHost(fetched.url) };
+    }
+
+    /**
+     * Whether the best link left waits for a slower page in flight: one that a full round of the host's slots has
+     * overtaken (`maxRequestsPerHost` requests handed out after it have ended), and that is expected to pay more than
+     * that link plausibly can (its calibrated probability above the upper end of the link's). Its own links are scored when it
+     * lands, and may outrank everything queued; the wait costs time, not pages. Without it the order of a focused
+     * crawl followed latency: in adaptive mode a page rendered in Chromium takes a second where a plain-HTTP page
+     * takes milliseconds, and while the next page of a news listing rendered, the other slots spent sixty pages of
+     * the budget on blind links (the adaptive school-site test, `test/crawlee/school-site.test.ts`).
+     */
+    private waitsForSlowerPage(score: number): boolean {
+        if (!this.focus || this.focus.calibrationSamples === 0) return false;
+        const best = this.focus.linkProbability(score).high;
+        for (const flight of this.flights.flyingNow()) {
+            const { linkScore, signal } = flight.entry;
+            if ((flight.overtaken ?? 0) < this.options.maxRequestsPerHost || linkScore === null || signal?.fixed !== undefined) continue;
+            if (this.focus.linkProbability(linkScore).probability > best) return true;
+        }
+        return false;
     }
 
     /** Every `1 / EXPLORATION_SHARE`-th page of a focused crawl explores (the first page is the seed's). */
@@ -1041,7 +1066,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         if (this.halted) return true;
         if (this.flights.hasRetry((r) => !this.isBusy(r.host, r.entry.url))) return false;
         if (this.stopped || this.scheduled >= this.maxPages) return true;
-        return this.nextTakeable() === undefined;
+        const best = this.nextTakeable();
+        return best === undefined || this.waitsForSlowerPage(best.score);
     }
 
     async isFinished(): Promise<boolean> {

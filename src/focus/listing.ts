@@ -7,6 +7,7 @@
  * [I] openehr: the event posts a query wanted were linked from pages 2–5 of the event list, and pages 9–22 of the news list.
  */
 import { hostOf, shapeKey } from '../url/index.js';
+import type { LinkSignal } from './link-score.js';
 
 /** Anchors that step through a list: arrows and guillemets, or a word for the next or previous page. */
 const STEP_ANCHOR = /^(?:[«»‹›<>←→\s]+|(?:[«‹<←]\s*)?(?:next|previous|prev|older|newer|next page|previous page|older posts|newer posts|older entries|newer entries)(?:\s*[»›>→])?)$/i;
@@ -25,4 +26,18 @@ export function continuesListing(pageUrl: string, targetUrl: string, anchor: str
     if (label === '') return false;
     if (STEP_ANCHOR.test(label)) return true;
     return PAGE_NUMBER.test(label) && shapeKey(pageUrl) === shapeKey(targetUrl);
+}
+
+/**
+ * What a link that continues a listing promises: the best item not fetched yet on this page, or, when the page was
+ * itself reached by continuing the list and its items are worth less, the best item of the pages before, one hop
+ * further away (as if it stood on this page). A page of the list with no item of note does not end the list, and its
+ * depth decay fades an old promise page by page. [I] The adaptive school-site test: a news list whose posts on the
+ * query sat on every page but one; its next link, worth only that page's best post, waited behind sixty blind links.
+ */
+export function listingPromise(pageBest: LinkSignal | undefined, reachedThrough: LinkSignal | null | undefined, score: (signal: LinkSignal) => number): LinkSignal | undefined {
+    const earlier = reachedThrough?.continues;
+    if (!earlier) return pageBest;
+    const carried: LinkSignal = { ...earlier, depth: earlier.depth + 1 };
+    return pageBest && score(pageBest) >= score(carried) ? pageBest : carried;
 }

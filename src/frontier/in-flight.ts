@@ -11,11 +11,16 @@ export interface Flight<R, E> {
     host: string;
     /** When it was last handed out (ms); the stall watchdog reclaims requests held far longer than any timeout. */
     takenAt?: number;
+    /** Its place in the hand-out order. */
+    order?: number;
+    /** Requests handed out after it that have ended while it is still in flight: how far slower pages left it behind. */
+    overtaken?: number;
 }
 
 export class InFlightRequests<R extends { id?: string }, E> {
     readonly #flying = new Map<string, Flight<R, E>>();
     #retries: Array<Flight<R, E>> = [];
+    #handedOut = 0;
 
     /** Requests in flight. */
     get flying(): number {
@@ -46,6 +51,8 @@ export class InFlightRequests<R extends { id?: string }, E> {
     /** A request goes out at `now`. */
     start(flight: Flight<R, E>, now: number): void {
         flight.takenAt = now;
+        flight.order = ++this.#handedOut;
+        flight.overtaken = 0;
         this.#flying.set(flight.request.id!, flight);
     }
 
@@ -56,8 +63,15 @@ export class InFlightRequests<R extends { id?: string }, E> {
     /** The request in flight ended (handled, failed, or given back); returns it, or nothing if it was not in flight. */
     land(id: string): Flight<R, E> | undefined {
         const flight = this.#flying.get(id);
-        if (flight) this.#flying.delete(id);
+        if (!flight) return undefined;
+        this.#flying.delete(id);
+        for (const earlier of this.#flying.values()) if ((earlier.order ?? 0) < (flight.order ?? 0)) earlier.overtaken = (earlier.overtaken ?? 0) + 1;
         return flight;
+    }
+
+    /** The requests in flight. */
+    flyingNow(): IterableIterator<Flight<R, E>> {
+        return this.#flying.values();
     }
 
     /** A request waiting for a retry ended after all (the watchdog reclaimed it, and its first attempt finished). */
