@@ -662,8 +662,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
 
     private takeFromFrontier(): InFlight | undefined {
         if (this.stopped || this.scheduled >= this.maxPages) return undefined;
-        const best = this.nextTakeable();
-        if (best && this.waitsForSlowerPage(best.score)) return undefined;
+        if (this.waitsForSlowerPage(() => this.nextTakeable()?.score)) return undefined;
         let explored = this.isExplorationTurn() ? this.takeExploration() : undefined;
         let next = explored ?? this.nextTakeable();
         // The best link left is expected to pay less than opening a section: explore instead (it stays parked).
@@ -689,15 +688,19 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
      * takes milliseconds, and while the next page of a news listing rendered, the other slots spent sixty pages of
      * the budget on blind links (the adaptive school-site test, `test/crawlee/school-site.test.ts`).
      */
-    private waitsForSlowerPage(score: number): boolean {
-        if (!this.focus || this.focus.calibrationSamples === 0) return false;
-        const best = this.focus.linkProbability(score).high;
-        for (const flight of this.flights.flyingNow()) {
-            const { linkScore, signal } = flight.entry;
-            if ((flight.overtaken ?? 0) < this.options.maxRequestsPerHost || linkScore === null || signal?.fixed !== undefined) continue;
-            if (this.focus.linkProbability(linkScore).probability > best) return true;
+    private waitsForSlowerPage(bestScore: () => number | undefined): boolean {
+        const focus = this.focus;
+        if (!focus || focus.calibrationSamples === 0) return false;
+        const slower: number[] = [];
+        for (const { overtaken = 0, entry } of this.flights.flyingNow()) {
+            if (overtaken >= this.options.maxRequestsPerHost && entry.linkScore !== null && entry.signal?.fixed === undefined) slower.push(entry.linkScore);
         }
-        return false;
+        if (slower.length === 0) return false;
+        // Only now the best link is looked up: that parks it, and an exploration turn picks among the unparked links.
+        const score = bestScore();
+        if (score === undefined) return false;
+        const best = focus.linkProbability(score).high;
+        return slower.some((linkScore) => focus.linkProbability(linkScore).probability > best);
     }
 
     /** Every `1 / EXPLORATION_SHARE`-th page of a focused crawl explores (the first page is the seed's). */
@@ -1067,7 +1070,7 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         if (this.flights.hasRetry((r) => !this.isBusy(r.host, r.entry.url))) return false;
         if (this.stopped || this.scheduled >= this.maxPages) return true;
         const best = this.nextTakeable();
-        return best === undefined || this.waitsForSlowerPage(best.score);
+        return best === undefined || this.waitsForSlowerPage(() => best.score);
     }
 
     async isFinished(): Promise<boolean> {

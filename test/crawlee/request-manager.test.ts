@@ -357,6 +357,25 @@ describe('FocusedRequestManager', () => {
         expect(manager.entryOf(next)?.signal?.continues).toBeUndefined();
     });
 
+    it('passes a listing\'s promise on through a page of the list without an item of note', async () => {
+        const manager = focusedManager();
+        await handleSeed(manager);
+        const list = (page: number) => ({ ...parent, url: `https://www.e.edu/news/?page=${page}`, depth: page - 2, isHub: true });
+        manager.offerLinks([{ url: 'https://www.e.edu/news/42', anchor: 'Visa scholarship deadlines' }, { url: 'https://www.e.edu/news/?page=4', anchor: 'next' }], list(3));
+        const taken = new Map<string, Request>();
+        for (let r = await manager.fetchNextRequest(); r; r = await manager.fetchNextRequest()) taken.set(r.url, r);
+        const page4 = taken.get('https://www.e.edu/news/?page=4')!;
+        // Page 4 lists only board minutes; its next link keeps page 3's scholarship post, one hop further away.
+        manager.offerLinks(
+            [{ url: 'https://www.e.edu/news/51', anchor: 'Board minutes' }, { url: 'https://www.e.edu/news/?page=5', anchor: 'Older posts' }],
+            { ...list(4), via: manager.entryOf(page4)!.signal },
+        );
+        const next = (await manager.fetchNextRequest())!;
+        expect(next.url).toBe('https://www.e.edu/news/?page=5');
+        expect(manager.entryOf(next)?.signal?.continues).toMatchObject({ anchorTerms: manager.entryOf(taken.get('https://www.e.edu/news/42')!)!.signal!.anchorTerms });
+        expect((await manager.fetchNextRequest())?.url).toBe('https://www.e.edu/news/51');
+    });
+
     it('skips links beyond maxDepth and outside the URL globs, but never a start URL', async () => {
         const manager = focusedManager({ maxDepth: 1, includeUrlGlobs: ['https://www.e.edu/visa/**'], excludeUrlGlobs: ['https://www.e.edu/visa/old/**'] });
         await manager.addRequestsBatched([SEED]); // not under /visa/: a start URL is the user's own choice

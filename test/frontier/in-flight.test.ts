@@ -36,4 +36,20 @@ describe('InFlightRequests', () => {
         expect(flights.retries().map((f) => f.entry)).toEqual(['old', 'waiting']);
         expect([flights.flying, flights.get('new')?.entry]).toEqual([1, 'new']);
     });
+
+    it('counts, for each request in flight, the requests handed out after it that have ended: how far it was overtaken', () => {
+        const flights = new InFlightRequests<{ id: string }, string>();
+        for (const id of ['slow', 'a', 'b', 'c']) flights.start(flight(id), 0);
+        flights.land('a');
+        flights.land('c');
+        expect(flights.get('slow')?.overtaken).toBe(2);
+        expect(flights.get('b')?.overtaken).toBe(1); // c was handed out after b; a before it
+        flights.land('slow');
+        expect(flights.get('b')?.overtaken).toBe(1); // an earlier request ending does not overtake it
+        // Handed out again (a retry), a request counts from its new hand-out.
+        flights.start(flight('a'), 5);
+        flights.land('b');
+        expect(flights.get('a')?.overtaken).toBe(0);
+        expect([...flights.flyingNow()].map((f) => f.entry)).toEqual(['a']);
+    });
 });
