@@ -12,7 +12,7 @@ import type {
 import { Admission, HostSchedule, InFlightRequests, LinkReserve, PoliteQueue, SectionExploration, SkipTally, TrapLearner, clusterKey, pickExploration, politenessHost } from '../frontier/index.js';
 import type { DiscoveryYieldJSON, DiversityRule, Flight, FrontierSkipReason, ExplorationCandidate, ExplorationLedgerJSON, LinkReserveJSON, PoliteGate, RankedEntry } from '../frontier/index.js';
 import { FrontierRanking, addCounts, continuesListing, expectedCount, listingPromise, NO_LINKS } from '../focus/index.js';
-import type { ExpectedCount, Focus, FrontierLinks, LinkSignal } from '../focus/index.js';
+import type { ExpectedCount, Focus, FrontierLinks, LinkSignal, PendingLink } from '../focus/index.js';
 import { CrawlScope, dedupKey, shapeKey, UrlGlobs } from '../url/index.js';
 import type { SkipOptions } from '../url/index.js';
 import { requestIdOf } from './request-id.js';
@@ -554,9 +554,9 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
         for (const { entry } of this.flights.retries()) yield entry.linkScore ?? 0;
     }
 
-    /** Signals of the links whose pages are in flight or wait for a retry. */
-    *pendingSignals(): Iterable<LinkSignal | null> {
-        for (const { entry } of this.flights.all()) yield entry.signal;
+    /** The pages in flight or waiting for a retry, with their links' signals. */
+    *pendingLinks(): Iterable<PendingLink> {
+        for (const { entry } of this.flights.all()) yield { url: entry.url, signal: entry.signal };
     }
 
     /** Scores of the dropped links still held (see {@link droppedEarlier} for the rest). */

@@ -108,16 +108,23 @@ export interface AdaptivePage {
     /** The page was reached through a link showing no sign of the query (a blind probe). */
     blind: boolean;
     /**
-     * A page reached otherwise (through a link with a sign of the query, or a seed) is still being fetched. Its verdict
-     * could reset the blind count, so "nothing relevant" waits for it: a slow answer to the best link (a render on a
-     * loaded machine) let twelve blind probes stop a crawl that the link would have opened.
+     * The other pages taken and not yet judged, asked for only when the blind count reaches its limit. Without it the
+     * rule decides on the pages alone.
      */
-    promisingPending?: boolean;
+    pending?: () => PendingPages;
     /**
      * The estimated recall after this page, asked for only when a saturation rule would fire. Without it the rules
      * decide on the pages alone.
      */
     outlook?: (found: number) => RecallEstimate;
+}
+
+/** The pages a crawl has taken but not yet judged: being fetched, or waiting for a retry. */
+export interface PendingPages {
+    /** Their keys (URLs), the page being observed left out. */
+    keys: readonly string[];
+    /** One of them was reached through a link with a sign of the query, or is a seed. */
+    promising: boolean;
 }
 
 /** Result of observing one page. */
@@ -177,6 +184,8 @@ export interface AdaptiveStopJSON {
     stopReason: StopReason | null;
     /** Absent in snapshots written before it was kept. */
     stopEstimate?: RecallEstimate | null;
+    /** Pages the cold stop still waits for (see {@link AdaptiveStop}); absent when it waits for none. */
+    coldAwaiting?: string[];
 }
 
 /** Decides, page by page, whether a focused crawl has collected enough (see the module doc). */
@@ -197,6 +206,11 @@ export class AdaptiveStop {
     #foundPages = 0;
     #stopReason: StopReason | null = null;
     #stopEstimate: RecallEstimate | null = null;
+    /**
+     * The pages that were in flight when the blind count reached its limit and have not been judged since; null
+     * below the limit. They land whether or not the crawl stops, and one of them may be the page that opens the site.
+     */
+    #coldAwaiting: Set<string> | null = null;
     /** Novelty of the most recent pages since the first source, oldest first (at most the window). */
     #recent: boolean[] = [];
     /** Pages and novel pages (`hits`) since the first source that have left the recent window. */
@@ -275,6 +289,7 @@ export class AdaptiveStop {
             foundPages: this.#foundPages,
             stopReason: this.#stopReason,
             stopEstimate: this.#stopEstimate,
+            ...(this.#coldAwaiting === null ? {} : { coldAwaiting: [...this.#coldAwaiting] }),
         };
     }
 
@@ -300,6 +315,7 @@ export class AdaptiveStop {
         stop.#foundPages = json.foundPages ?? json.sources;
         stop.#stopReason = json.stopReason;
         stop.#stopEstimate = json.stopEstimate ?? null;
+        stop.#coldAwaiting = Array.isArray(json.coldAwaiting) ? new Set(json.coldAwaiting) : null;
         return stop;
     }
 
@@ -376,13 +392,35 @@ export class AdaptiveStop {
     }
 
     /**
+     * Blind probes have found nothing relevant, and no page still out could change that. A page reached through a
+     * promising link (or a seed) may reset the blind count, so the rule waits while one is out: a slow answer to the
+     * best link (a render on a loaded machine) let twelve blind probes stop a crawl that the link would have opened.
+     * [I] It also waits for the pages that were out when the count reached its limit, blind or not: on acl2020 the
+     * paper list (reached by the blind anchor "Papers") was still rendering when ten quicker menu pages stopped a
+     * question-answering crawl at 15 pages, its 85 queued paper links unfetched. Those pages land after a stop anyway,
+     * so waiting for their verdicts costs only the pages taken meanwhile.
+     */
+    #nothingRelevant(pending: AdaptivePage['pending']): boolean {
+        if (this.#sources > 0 || this.#cold < COLD_PATIENCE * this.#options.patience) {
+            this.#coldAwaiting = null;
+            return false;
+        }
+        const out = pending?.() ?? { keys: [], promising: false };
+        const stillOut = new Set(out.keys);
+        this.#coldAwaiting = this.#coldAwaiting === null
+            ? stillOut
+            : new Set([...this.#coldAwaiting].filter((key) => stillOut.has(key)));
+        return this.#coldAwaiting.size === 0 && !out.promising;
+    }
+
+    /**
      * The pages say the crawl has stopped paying off; with an outlook, the estimated recall must agree: a covered
      * query stops only when little relevant content can be left, and a dry run only when the frontier promises
      * nothing (issue 10: both early stops on unseen sites fired with relevant siblings still queued).
      */
-    #stopNow({ outlook, promisingPending }: AdaptivePage): StopReason | null {
+    #stopNow({ outlook, pending }: AdaptivePage): StopReason | null {
         const { patience, coverageThreshold, recallTarget, maxExpectedLeft } = this.#options;
-        if (this.#sources === 0 && this.#cold >= COLD_PATIENCE * patience && !promisingPending) return 'no_relevant_pages';
+        if (this.#nothingRelevant(pending)) return 'no_relevant_pages';
         if (this.#stale < Math.ceil(patience / 2) || !this.#harvestDropped()) return null;
         const covered = this.#sources >= MIN_SOURCES && this.#coverage() >= coverageThreshold;
         // A query term no relevant paragraph has mentioned is a part of the topic not found yet, not one exhausted.

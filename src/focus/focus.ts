@@ -7,7 +7,7 @@
 import { clusterKey } from '../frontier/cluster-key.js';
 import { DEFAULT_DELTA, twoSidedZ } from '../stat/index.js';
 import { hostOf } from '../url/index.js';
-import { AdaptiveStop, type AdaptiveOptions, type AdaptiveStopJSON, type StopReason } from './adaptive.js';
+import { AdaptiveStop, type AdaptiveOptions, type AdaptiveStopJSON, type PendingPages, type StopReason } from './adaptive.js';
 import { FacetStats, Facets, type FacetStatsJSON } from './facets.js';
 import { isDatedLeaf, isFurniture } from './furniture.js';
 import { Harvest, subtree, type HarvestJSON } from './harvest.js';
@@ -105,6 +105,12 @@ export interface FocusParent {
     isHub: boolean;
 }
 
+/** A page taken but not yet judged. */
+export interface PendingLink {
+    url: string;
+    signal: LinkSignal | null;
+}
+
 /** The links a crawl knows of but has not fetched, as the recall estimate reads them: their current scores. */
 export interface FrontierLinks {
     /** Scores of the links still queued (or held for a retry). */
@@ -113,8 +119,8 @@ export interface FrontierLinks {
     droppedScores(): Iterable<number>;
     /** Links dropped before that are no longer held, as counted when they were dropped. */
     droppedEarlier: ExpectedCount;
-    /** Signals of the links whose pages are being fetched or wait for a retry (null for seeds and sitemap URLs). */
-    pendingSignals(): Iterable<LinkSignal | null>;
+    /** The pages being fetched or waiting for a retry, with the signals of their links (null for seeds and sitemap URLs). */
+    pendingLinks(): Iterable<PendingLink>;
 }
 
 /** Crawl summary of the focus state. */
@@ -167,9 +173,16 @@ function reachedBlindly(via: LinkSignal | null): boolean {
     return via !== null && isBlind(via);
 }
 
-function anyPromising(pending: Iterable<LinkSignal | null>): boolean {
-    for (const signal of pending) if (!reachedBlindly(signal)) return true;
-    return false;
+/** The pages still out besides `url`, as the cold stop reads them. */
+function pendingBesides(url: string, frontier: FrontierLinks): PendingPages {
+    const keys: string[] = [];
+    let promising = false;
+    for (const link of frontier.pendingLinks()) {
+        if (link.url === url) continue;
+        keys.push(link.url);
+        promising ||= !reachedBlindly(link.signal);
+    }
+    return { keys, promising };
 }
 
 function isEnglish(lang: string | null | undefined): boolean {
@@ -251,7 +264,7 @@ export class Focus {
             relevance,
             markdown: page.markdown,
             blind: reachedBlindly(via),
-            ...(frontier ? { outlook: (found: number) => this.#estimate(found, frontier), promisingPending: anyPromising(frontier.pendingSignals()) } : {}),
+            ...(frontier ? { outlook: (found: number) => this.#estimate(found, frontier), pending: () => pendingBesides(page.url, frontier) } : {}),
         });
         // The model learns which links lead to productive pages: relevant, and not a repeat of what was read
         // ([I] pagesift's target is relevance ≥ MIN_RELEVANCE; on acl2020 that rewarded links into filter

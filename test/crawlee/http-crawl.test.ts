@@ -165,3 +165,30 @@ describe('the estimated recall in http mode', () => {
         }
     });
 });
+
+// [I] acl2020, question answering: the paper list, reached by the anchor "Papers", was still rendering when ten
+// quicker menu pages (all blind probes) came back, and the crawl stopped `no_relevant_pages` at 15 pages.
+describe('a slow page reached blindly, while quicker menu pages come back irrelevant', () => {
+    it('is judged before the crawl stops for nothing relevant, and opens the site', async () => {
+        const menu = ['About', 'Contact', 'Visit', 'Sponsors', 'Organizers', 'Volunteers', 'Venue', 'Travel', 'Hotels', 'Dates', 'Press', 'Jobs', 'Code of conduct', 'Help'];
+        const topic = Array.from({ length: 8 }, (_, i) => `Robot arms study ${i}`);
+        const routes: Record<string, Route> = {
+            '/': page('Conference', `<main><h1>Conference</h1><p>${FILLER}</p><ul>${menu.map((m, i) => `<li><a href="/m${i}">${m}</a></li>`).join('')}<li><a href="/list">Programme</a></li></ul></main>`),
+            '/list': async (_req, res) => {
+                await new Promise((resolve) => setTimeout(resolve, 1500));
+                const items = topic.map((t, i) => `<li><a href="/items/${i}">${t}</a>: how robot arms grasp, lift and place parts.</li>`).join('');
+                res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page('Programme', `<main><h1>Programme: robot arms</h1><p>Robot arms and robotic arms research.</p><ul>${items}</ul></main>`));
+            },
+        };
+        menu.forEach((m, i) => { routes[`/m${i}`] = page(m, `<main><h1>${m}</h1><p>${FILLER} ${m} information for guests.</p></main>`); });
+        topic.forEach((t, i) => { routes[`/items/${i}`] = page(t, `<main><h1>${t}</h1><p>Robot arms: a study of how robot arms move, number ${i}.</p></main>`); });
+        const site = await startSite(routes);
+        try {
+            const { report } = await crawl({ query: 'robot arms', startUrls: [`${site.url}/`], maxPages: 40, minConcurrency: 8, maxConcurrency: 8 });
+            expect(report.stopReason).not.toBe('no_relevant_pages');
+            expect(topic.filter((_, i) => site.hits(`/items/${i}`) > 0).length).toBeGreaterThanOrEqual(7);
+        } finally {
+            await site.close();
+        }
+    }, 60_000);
+});

@@ -81,12 +81,32 @@ describe('AdaptiveStop', () => {
 
     it('waits with no_relevant_pages while a page reached through a promising link is still being fetched', () => {
         const stop = new AdaptiveStop(query, { patience: 5 });
-        const pendingJunk: AdaptivePage = { ...blindJunk, promisingPending: true };
+        const pendingJunk: AdaptivePage = { ...blindJunk, pending: () => ({ keys: [], promising: true }) };
         expect(observeAll(stop, Array(14).fill(pendingJunk)).every((v) => v.stop === null)).toBe(true);
         // It landed irrelevant: a promising link that disappoints starts the blind count again.
         stop.observe(linkedJunk);
         expect(observeAll(stop, Array(9).fill(blindJunk)).every((v) => v.stop === null)).toBe(true);
         expect(stop.observe(blindJunk).stop).toBe('no_relevant_pages');
+    });
+
+    it('waits with no_relevant_pages for the pages that were out when the blind count reached its limit', () => {
+        const out = (...keys: string[]): AdaptivePage => ({ ...blindJunk, pending: () => ({ keys, promising: false }) });
+        const stop = new AdaptiveStop(query, { patience: 5 });
+        observeAll(stop, Array(9).fill(blindJunk));
+        expect(stop.observe(out('list', 'menu')).stop).toBeNull();
+        // Pages taken since are not waited for, or the rule would never fire on a busy crawl.
+        expect(stop.observe(out('list', 'other')).stop).toBeNull();
+        // It survives a restart with what it waits for.
+        const restored = AdaptiveStop.fromJSON(JSON.parse(JSON.stringify(stop.toJSON())), query);
+        expect(restored.observe(out('other', 'more')).stop).toBe('no_relevant_pages');
+
+        // The awaited page was the one that opens the site: the crawl goes on.
+        const opened = new AdaptiveStop(query, { patience: 5 });
+        observeAll(opened, Array(9).fill(blindJunk));
+        expect(opened.observe(out('list')).stop).toBeNull();
+        expect(opened.observe({ ...relevant(paragraphsAbout('student housing', 3, 'list')), blind: true }).hit).toBe(true);
+        expect(observeAll(opened, Array(10).fill(out('x'))).every((v) => v.stop === null)).toBe(true);
+        expect(opened.toJSON().coldAwaiting).toBeUndefined();
     });
 
     it('gives no evidence and no staleness for pages in the neutral band, but ends a cold run', () => {

@@ -85,16 +85,23 @@ describe('Focus', () => {
         expect(stops(hinted, hintLink).every((stop) => stop === null)).toBe(true);
     });
 
-    it('tells the stop rule when a page behind a query link or a seed is still in flight, not when only blind probes are', () => {
+    it('tells the stop rule which pages are still out and whether one of them is behind a query link or a seed', () => {
         const focus = new Focus('student housing', { seedUrls: [SEED] });
         const blindLink = focus.scoreLink({ url: `${SEED}parking`, anchor: 'Parking', context: '', depth: 1 }, parent).signal;
         const hintLink = focus.scoreLink({ url: `${SEED}housing`, anchor: 'Housing', context: '', depth: 1 }, parent).signal;
-        const frontierWith = (pending: Array<LinkSignal | null>) => ({ queuedScores: () => [], droppedScores: () => [], droppedEarlier: NO_LINKS, pendingSignals: () => pending });
-        const stops = (pending: Array<LinkSignal | null>) =>
-            Array.from({ length: 10 }, (_, i) => focus.observePage(pageAt(`${SEED}x${i}`, 'Parking permits and fines.'), blindLink, frontierWith(pending)).stop);
-        expect(stops([blindLink, hintLink]).every((stop) => stop === null)).toBe(true);
-        expect(stops([blindLink, null]).every((stop) => stop === null)).toBe(true);
-        expect(stops([blindLink]).at(0)).toBe('no_relevant_pages'); // twenty blind probes by now, and none pending that could reset them
+        const frontierWith = (pending: Array<[string, LinkSignal | null]>) => ({
+            queuedScores: () => [], droppedScores: () => [], droppedEarlier: NO_LINKS,
+            pendingLinks: () => pending.map(([url, signal]) => ({ url, signal })),
+        });
+        const observe = (page: string, pending: Array<[string, LinkSignal | null]>) =>
+            focus.observePage(pageAt(`${SEED}${page}`, 'Parking permits and fines.'), blindLink, frontierWith(pending)).stop;
+        const stops = (pending: Array<[string, LinkSignal | null]>) => Array.from({ length: 10 }, (_, i) => observe(`x${i}`, pending));
+        expect(stops([[`${SEED}parking`, blindLink], [`${SEED}housing`, hintLink]]).every((stop) => stop === null)).toBe(true);
+        expect(stops([[`${SEED}parking`, blindLink], [SEED, null]]).every((stop) => stop === null)).toBe(true);
+        // Twenty blind probes by now. The blind page still out was out when the count reached its limit: it is awaited.
+        expect(stops([[`${SEED}parking`, blindLink]]).every((stop) => stop === null)).toBe(true);
+        // The page being observed is not waited for, and one taken after the limit was reached is not either.
+        expect(observe('parking', [[`${SEED}parking`, blindLink], [`${SEED}fees`, blindLink]])).toBe('no_relevant_pages');
     });
 
     it('learns where links pay off: filter listings that repeat what was read sink below new papers beside them', () => {
