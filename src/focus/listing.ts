@@ -33,7 +33,8 @@ export function continuesListing(pageUrl: string, targetUrl: string, anchor: str
  * itself reached by continuing the list and its items are worth less, the best item of the pages before, one hop
  * further away (as if it stood on this page). A page of the list with no item of note does not end the list, and its
  * depth decay fades an old promise page by page. [I] The adaptive school-site test: a news list whose posts on the
- * query sat on every page but one; its next link, worth only that page's best post, waited behind sixty blind links.
+ * query sat on every page but one; that page's next link, worth only its best post (a concert), waited behind a
+ * dozen blind posts.
  */
 export function listingPromise(pageBest: LinkSignal | undefined, reachedThrough: LinkSignal | null | undefined, score: (signal: LinkSignal) => number): LinkSignal | undefined {
     const earlier = reachedThrough?.continues;
