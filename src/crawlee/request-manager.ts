@@ -682,8 +682,8 @@ export class FocusedRequestManager implements IRequestManager, FrontierLinks {
     /**
      * Whether the best link left waits for a slower page in flight: one that a full round of the host's slots has
      * overtaken (`maxRequestsPerHost` requests handed out after it have ended), and that is expected to pay more than
-     * that link plausibly can (its calibrated probability above the upper end of the link's). Its own links are scored when it
-     * lands, and may outrank everything queued; the wait costs time, not pages. Without it the order of a focused
+     * that link plausibly can (its calibrated probability above the upper end of the link's). Its own links are scored
+     * when it lands, and may outrank everything queued; the wait costs time, not pages. Without it the order of a focused
      * crawl followed latency: in adaptive mode a page rendered in Chromium takes a second where a plain-HTTP page
      * takes milliseconds, and while the next page of a news listing rendered, the other slots spent sixty pages of
      * the budget on blind links (the adaptive school-site test, `test/crawlee/school-site.test.ts`).
