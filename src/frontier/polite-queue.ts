@@ -141,7 +141,11 @@ export class PoliteQueue<E extends PoliteQueueEntry> {
     /**
      * The link that may go out now, left in the parking lot until the caller {@link unpark}s it: the best parked link
      * whose host is free, unless the queue holds a better one of a free host; `undefined` when every queued host is
-     * busy. Asking twice without a hand-out between gives the same link.
+     * busy. Asking twice without a hand-out between gives the same link only when the first one tops the queue: a link
+     * the cluster cap chose from below the top (`popDiverse`) stays parked, and the next ask takes the cap's next
+     * choice. So every look (Crawlee's `isEmpty`, the wait for a slower page) moves one capped choice to the parking
+     * lot, where it waits until it tops the queue. Making the ask repeatable did not change the one-process recall on
+     * the scaling bench (bench/results/README.md, thirty-fifth session).
      */
     next(gate: PoliteGate): RankedEntry<E> | undefined {
         const parked = this.parked.find((p) => !gate.isBusy(politenessHost(p.entry.url), p.entry.url));
