@@ -49,6 +49,10 @@ export const FRONTIER_KEY_NAMES = [
     'owedDue',
     /** SET of hosts one of whose leases ended done or failed; any other host gets one lease at a time. */
     'hostAnswered',
+    /** HASH dedup key → discovery sequence, while queued or leased: ties in score go in discovery order, as in process. */
+    'discovery',
+    /** STRING: the last discovery sequence given. */
+    'discoverySeq',
 ] as const;
 
 export type FrontierKeyName = (typeof FRONTIER_KEY_NAMES)[number];

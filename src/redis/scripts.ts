@@ -58,6 +58,31 @@ local function finish(key, outcome)
   redis.call('HDEL', K_host, key)
   redis.call('HDEL', K_score, key)
   redis.call('HDEL', K_attempts, key)
+  redis.call('HDEL', K_discovery, key)
+end
+
+-- The best n of a queue as {key, score} pairs, best first, and ties in score in discovery order (FIFO, as the
+-- in-process store): a ZSET orders equal scores by member, and a listing's next and previous pages, which promise
+-- the same, then went by their URLs' spelling (page=21 before page=1).
+local function best_first(queue, n)
+  local flat = redis.call('ZREVRANGE', queue, 0, n - 1, 'WITHSCORES')
+  local items, tied = {}, false
+  for i = 1, #flat, 2 do
+    items[#items + 1] = { key = flat[i], score = flat[i + 1], rank = #items + 1 }
+    if i > 1 and flat[i + 1] == flat[i - 1] then tied = true end
+  end
+  if tied then
+    for _, item in ipairs(items) do
+      item.value = tonumber(item.score)
+      item.seq = tonumber(redis.call('HGET', K_discovery, item.key) or '0')
+    end
+    table.sort(items, function(a, b)
+      if a.value ~= b.value then return a.value > b.value end
+      if a.seq ~= b.seq then return a.seq < b.seq end
+      return a.rank < b.rank
+    end)
+  end
+  return items
 end
 
 local function reclaim(now, batch)
@@ -132,6 +157,7 @@ for i = 3, #ARGV, 4 do
         redis.call('HDEL', K_entry, out)
         redis.call('HDEL', K_host, out)
         redis.call('HDEL', K_score, out)
+        redis.call('HDEL', K_discovery, out)
         tally.evicted = tally.evicted + 1
       end
     end
@@ -140,6 +166,7 @@ for i = 3, #ARGV, 4 do
       redis.call('HSET', K_entry, key, json)
       redis.call('HSET', K_host, key, host)
       redis.call('HSET', K_score, key, score)
+      redis.call('HSET', K_discovery, key, redis.call('INCR', K_discoverySeq))
       redis.call('ZADD', K_fresh, score, key)
     end
   end
@@ -214,11 +241,10 @@ end
 
 local function take_best(queue, fresh)
   if #leases >= max or (fresh and not fresh_open()) then return end
-  local candidates = redis.call('ZREVRANGE', queue, 0, window - 1, 'WITHSCORES')
-  for i = 1, #candidates, 2 do
+  for _, candidate in ipairs(best_first(queue, window)) do
     if #leases >= max or (fresh and not fresh_open()) then break end
-    local key = candidates[i]
-    if host_free(redis.call('HGET', K_host, key)) then hand_out(queue, key, candidates[i + 1], fresh) end
+    local key = candidate.key
+    if host_free(redis.call('HGET', K_host, key)) then hand_out(queue, key, candidate.score, fresh) end
   end
 end
 
@@ -366,11 +392,10 @@ return redis.call('GET', K_stop)
 const QUEUED = `
 local out = {}
 for _, queue in ipairs({ K_requeued, K_fresh }) do
-  local top = redis.call('ZREVRANGE', queue, 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
-  for i = 1, #top, 2 do
-    local key = top[i]
+  for _, item in ipairs(best_first(queue, tonumber(ARGV[1]))) do
+    local key = item.key
     table.insert(out, key)
-    table.insert(out, top[i + 1])
+    table.insert(out, item.score)
     table.insert(out, redis.call('HGET', K_entry, key) or 'null')
     table.insert(out, redis.call('HGET', K_host, key) or '')
   end

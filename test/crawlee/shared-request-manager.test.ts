@@ -34,6 +34,16 @@ function internationalLinks(count: number): Array<{ url: string; anchor: string 
     return Array.from({ length: count }, (_, i) => ({ url: `https://www.e.edu/international/visa-scholarship-${i}`, anchor: `Visa and scholarship ${i}` }));
 }
 
+/** More links than a 12-page budget leaves room for, and a menu of sections: the news index is set aside for room. */
+function linksWithNewsMenu(): Array<{ url: string; anchor: string }> {
+    return [
+        ...internationalLinks(14),
+        { url: 'https://www.e.edu/news/scholarships-for-visa-holders', anchor: 'New scholarships for visa holders' },
+        { url: 'https://www.e.edu/news/', anchor: 'News' },
+        { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' },
+    ];
+}
+
 /** The same crawl in one process and by one shared worker: the pages each takes after the seed, in order. */
 async function inProcessAndShared(links: Array<{ url: string; anchor: string }>, maxPages: number, count: number) {
     const alone = new FocusedRequestManager({ focus: new Focus('visa scholarship', { seedUrls: [SEED] }), maxPages });
@@ -210,18 +220,35 @@ describe('SharedRequestManager', () => {
 
     it('explores through a section entry it set aside for room, as one process does, and counts only that pick as exploring', async () => {
         // maxPages 12: the seed leaves room for 11 links, so the news index (a menu link, demoted as news) is set aside.
-        const links = [
-            ...internationalLinks(14),
-            { url: 'https://www.e.edu/news/scholarships-for-visa-holders', anchor: 'New scholarships for visa holders' },
-            { url: 'https://www.e.edu/news/', anchor: 'News' },
-            { url: 'https://www.e.edu/campus/map', anchor: 'Campus map' },
-        ];
+        const links = linksWithNewsMenu();
         const { alone, inProcess, worker, shared } = await inProcessAndShared(links, 12, 9);
         expect(alone.skippedCounts()['frontier-full']).toBeGreaterThan(0);
         expect(inProcess[8]).toBe('/news/'); // the 10th page of the crawl explores, through the entry set aside
         expect(shared).toEqual(inProcess);
         expect(worker.explorations).toBe(1);
         expect(alone.explorations).toBe(1);
+    });
+
+    it('explores through a section entry it set aside even while a page being read offers that link again', async () => {
+        const links = linksWithNewsMenu();
+        const store = new MemoryFrontierStore<FetchedEntry>({ maxPages: 12 });
+        let reoffered = 0;
+        const worker: SharedRequestManager = new SharedRequestManager({
+            focus: new Focus('visa scholarship', { seedUrls: [SEED] }),
+            store,
+            workerId: 'w0',
+            maxPages: 12,
+            // While the pick catches up with the log, another page of this worker is read: its menu offers the news
+            // index again, and that offer waits for the next flush.
+            catchUp: async () => {
+                worker.offerLinks([{ url: 'https://www.e.edu/news/', anchor: 'News' }], { url: 'https://www.e.edu/international/visa-scholarship-0', depth: 1, relevance: 0.2, isHub: false });
+                reoffered++;
+            },
+        });
+        const shared = await takeAfterSeed(worker, links, 9);
+        expect(reoffered).toBeGreaterThan(0);
+        expect(shared[8]).toBe('/news/'); // the 10th page of the crawl explores, through the entry set aside
+        expect(worker.explorations).toBe(1);
     });
 
     it('offers a link it set aside for room again once a re-score ranks it above the worst queued link', async () => {

@@ -70,6 +70,16 @@ export function frontierStoreContract(name: string, newCrawl: ContractCrawlFacto
             expect(await store!.status()).toMatchObject({ fresh: 1, leased: 2, charged: 2, queued: 1 });
         });
 
+        it('hands out and lists ties in score in discovery order, whatever the keys spell', async () => {
+            const [store] = await crawl({ maxInFlightPerHost: 10 });
+            // A listing's next and previous pages promise the same: the one found first goes first.
+            await store!.enqueue([offer('page=3', 2), offer('page=22', 2), offer('best', 5)]);
+            await store!.enqueue([offer('page=1', 2), offer('page=4', 2)]);
+            await store!.enqueue([offer('page=22', 2)]); // found again at the same score: keeps its place
+            expect((await store!.queuedEntries(10)).map((e) => e.key)).toEqual(['best', 'page=3', 'page=22', 'page=1', 'page=4']);
+            expect((await leaseAll(store!)).map((l) => l.key)).toEqual(['best', 'page=3', 'page=22', 'page=1', 'page=4']);
+        });
+
         it('keeps one entry per key: a URL offered again is a duplicate', async () => {
             const [store] = await crawl();
             await store!.enqueue([offer('a', 1)]);
