@@ -1087,6 +1087,10 @@ export class FocusedCrawl {
             this.manager.addSkipCounts(event.counts);
             return;
         }
+        if (event.kind === 'setAside') {
+            if (this.manager instanceof SharedRequestManager) this.manager.holdSetAsideElsewhere(event.entries);
+            return;
+        }
         if (this.manager instanceof SharedRequestManager) this.manager.noteRemoteFetch(event.url, event.takenUrl, event.explored === true);
         if (event.kind === 'exploring') return;
         if (event.kind === 'failure') {

@@ -2,6 +2,7 @@ import { LOG_START } from '../frontier/index.js';
 import type { FrontierStore, TextPrints } from '../frontier/index.js';
 import type { SimHash } from '../frontier/near-duplicate.js';
 import type { LinkSignal } from '../focus/index.js';
+import type { FetchedEntry } from './request-manager.js';
 
 /**
  * A page some worker of a shared crawl read: everything the learners take from a page (the trap learner's text
@@ -67,6 +68,16 @@ export interface SkippedLinksEvent {
     takenUrl?: undefined;
 }
 
+/** Links into unopened sections a worker set aside for room since its last commit: every worker's exploration may take them. */
+export interface SetAsideEvent {
+    kind: 'setAside';
+    worker: string;
+    entries: FetchedEntry[];
+    url?: undefined;
+    explored?: undefined;
+    takenUrl?: undefined;
+}
+
 /** A worker took `takenUrl` to explore its section (logged when it is taken, before its page is done). */
 export interface ExploringEvent {
     kind: 'exploring';
@@ -77,7 +88,7 @@ export interface ExploringEvent {
 }
 
 /** What one handled request taught a shared crawl, as its worker logs it with the page's commit (or, for an exploration, when it is taken). */
-export type CrawlEvent = ReadPageEvent | UnreadPageEvent | FailureEvent | SkippedLinksEvent | ExploringEvent;
+export type CrawlEvent = ReadPageEvent | UnreadPageEvent | FailureEvent | SkippedLinksEvent | ExploringEvent | SetAsideEvent;
 
 export interface SharedLearningOptions {
     /** Events read per call to the store at most. @default 200 */

@@ -104,6 +104,8 @@ export class SharedRequestManager extends FocusedRequestManager {
     readonly store: FrontierStore<FetchedEntry>;
     readonly workerId: string;
     private readonly catchUp: () => Promise<unknown>;
+    /** Section entries set aside for room since the last commit, to share with the other workers. */
+    private readonly setAsideToShare = new Map<string, FetchedEntry>();
     /** Keys of offers sent to the store whose answer has not come back yet. */
     private readonly sending = new Set<string>();
     private readonly heartbeat: LeaseHeartbeat;
@@ -228,12 +230,14 @@ export class SharedRequestManager extends FocusedRequestManager {
                 else if (outcome === 'rejected') {
                     this.known.delete(offer.key);
                     this.noteDropped(offer.key, offer.payload);
+                    this.shareIfSectionEntry(offer.payload);
                     this.count('frontier-full', offer.url);
                 }
             });
             for (const offer of evicted) {
                 this.known.delete(offer.key);
                 this.noteDropped(offer.key, offer.payload);
+                this.shareIfSectionEntry(offer.payload);
                 this.count('evicted', offer.url);
             }
             return queued;
@@ -417,7 +421,24 @@ export class SharedRequestManager extends FocusedRequestManager {
             if (delta > 0) counts[reason] = delta;
             this.loggedSkips.set(reason, count);
         }
-        return Object.keys(counts).length === 0 ? events : [...events, { kind: 'skipped', worker: this.workerId, counts }];
+        const withCounts = Object.keys(counts).length === 0 ? events : [...events, { kind: 'skipped', worker: this.workerId, counts }];
+        if (this.setAsideToShare.size === 0) return withCounts;
+        const entries = [...this.setAsideToShare.values()];
+        this.setAsideToShare.clear();
+        return [...withCounts, { kind: 'setAside', worker: this.workerId, entries }];
+    }
+
+    /**
+     * A link set aside for room into a section no fetch has opened: every worker's exploration may need it (set-aside
+     * links stay in the worker that read their page), so it goes with this worker's next commit.
+     */
+    private shareIfSectionEntry(entry: FetchedEntry): void {
+        if (this.focus && this.isExploratory(entry)) this.setAsideToShare.set(entry.uniqueKey, entry);
+    }
+
+    /** Section entries another worker set aside for room: this worker's exploration may take them too. */
+    holdSetAsideElsewhere(entries: readonly FetchedEntry[]): void {
+        for (const entry of entries) if (!this.known.has(entry.uniqueKey)) this.noteDropped(entry.uniqueKey, entry);
     }
 
     private safeKeyOf(url: string): string | null {

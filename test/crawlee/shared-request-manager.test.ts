@@ -251,6 +251,32 @@ describe('SharedRequestManager', () => {
         expect(worker.explorations).toBe(1);
     });
 
+    it('shares a section entry it set aside for room, so that another worker can explore through it', async () => {
+        const store = new MemoryFrontierStore<FetchedEntry>({ maxPages: 12 });
+        const focus = () => new Focus('visa scholarship', { seedUrls: [SEED] });
+        const a = new SharedRequestManager({ focus: focus(), store, workerId: 'a', maxPages: 12 });
+        let learning: SharedLearning | null = null;
+        const b = new SharedRequestManager({ focus: focus(), store, workerId: 'b', maxPages: 12, catchUp: () => learning!.sync() });
+        learning = new SharedLearning(store, 'b', (event) => {
+            if (event.kind === 'setAside') b.holdSetAsideElsewhere(event.entries);
+        });
+        await a.addRequestsBatched([SEED]);
+        await b.addRequestsBatched([SEED]);
+        const seed = (await a.fetchNextRequest())!;
+        a.offerLinks(linksWithNewsMenu(), parent); // the news index does not fit: a sets it aside
+        await a.flushOffers();
+        await a.settle(seed);
+        await a.markRequestHandled(seed);
+        const taken: string[] = [];
+        for (let i = 0; i < 10; i++) {
+            const request = (await b.fetchNextRequest())!;
+            taken.push(new URL(request.url).pathname);
+            await b.markRequestHandled(request);
+        }
+        expect(b.explorations).toBe(1);
+        expect(taken[9]).toBe('/news/'); // b's exploration turn takes the entry a set aside, not a post of the section
+    });
+
     it('offers a link it set aside for room again once a re-score ranks it above the worst queued link', async () => {
         // A worker whose model comes to value campus pages after they were set aside (as a learned link model does).
         class CampusRanking extends FrontierRanking {
