@@ -341,9 +341,9 @@ export class SharedRequestManager extends FocusedRequestManager {
         // offer waits for the next flush or for the store's answer, and the store, full, may refuse it again. Counted
         // as known, it hid the news index from this pick, which opened the news section through its industry list
         // instead (openehr industry partners: 47 pages of off-topic posts, recall 0.59 against 0.91).
-        const unanswered = (key: string) => this.sending.has(key) || this.offers.some((offer) => offer.key === key);
+        const unanswered = new Set([...this.sending, ...this.offers.map((offer) => offer.key)]);
         for (const { payload } of this.reserve.links('no-room')) {
-            if ((!this.known.has(payload.uniqueKey) || unanswered(payload.uniqueKey)) && this.isExploratory(payload)) {
+            if ((!this.known.has(payload.uniqueKey) || unanswered.has(payload.uniqueKey)) && this.isExploratory(payload)) {
                 candidates.push({ url: payload.url, score: this.ranking.evidenceRankOf(payload), item: { key: payload.uniqueKey, setAside: payload } });
             }
         }
@@ -391,7 +391,7 @@ export class SharedRequestManager extends FocusedRequestManager {
         if (this.explorationKeys.delete(lease.key)) this.explorationFollowUp = key;
         this.heartbeat.delete(lease);
         this.count('duplicate-spelling', entry.url);
-        await this.store.commit(lease, 'dropped', this.withSkips([]));
+        await this.store.commit(lease, 'dropped', this.withSharedNotes([]));
         return true;
     }
 
@@ -410,11 +410,11 @@ export class SharedRequestManager extends FocusedRequestManager {
     }
 
     /**
-     * A commit's events, with the links this worker skipped since its last commit (by reason) when there are any: the
-     * other workers add them to their counts, so every report counts the whole crawl's skips. A commit that turns out
-     * stale loses its delta; it goes with this worker's next commit only if that one is sent before.
+     * A commit's events, with what this worker has to tell the others since its last commit: the links it skipped (by
+     * reason), which they add to their counts so that every report counts the whole crawl's skips, and the section
+     * entries it set aside for room ({@link shareIfSectionEntry}). A commit that turns out stale loses them.
      */
-    private withSkips(events: unknown[]): unknown[] {
+    private withSharedNotes(events: unknown[]): unknown[] {
         const counts: Record<string, number> = {};
         for (const [reason, count] of this.ownSkips) {
             const delta = count - (this.loggedSkips.get(reason) ?? 0);
@@ -553,7 +553,7 @@ export class SharedRequestManager extends FocusedRequestManager {
         if (!held) return 'stale';
         if (held.settled) return held.settled;
         this.heartbeat.delete(held.lease);
-        held.settled = await this.store.commit(held.lease, 'done', this.withSkips(held.events), item);
+        held.settled = await this.store.commit(held.lease, 'done', this.withSharedNotes(held.events), item);
         if (held.lost && held.settled === 'ok') held.settled = 'stale'; // cannot happen with a fenced store; never deliver a lost page
         // The page is owed under the lease's token until it is written: the heartbeat keeps that alive too.
         if (held.settled === 'ok' && item !== undefined) this.heartbeat.add(held.lease);
@@ -603,7 +603,7 @@ export class SharedRequestManager extends FocusedRequestManager {
             // Not settled by the page hook: Crawlee gave up on it (retries used up, or not retryable). Crawlee calls the
             // failed-request handler next, which logs the failure: the commit waits for it (see settleFailed).
             if (held.settled === null && request.errorMessages.length > 0) this.failing.set(id, { held, since: Date.now() });
-            else if (held.settled === null) await this.store.commit(held.lease, 'done', this.withSkips(held.events));
+            else if (held.settled === null) await this.store.commit(held.lease, 'done', this.withSharedNotes(held.events));
         }
         await this.settleForgottenFailures();
         const uniqueKey = held?.entry.uniqueKey ?? request.uniqueKey;
@@ -625,7 +625,7 @@ export class SharedRequestManager extends FocusedRequestManager {
         const failing = this.failing.get(request.id!);
         if (!failing) return;
         this.failing.delete(request.id!);
-        await this.store.commit(failing.held.lease, sent ? 'failed' : 'dropped', this.withSkips(failing.held.events));
+        await this.store.commit(failing.held.lease, sent ? 'failed' : 'dropped', this.withSharedNotes(failing.held.events));
     }
 
     /** Failed requests whose failed-request handler never settled them (a crawler built without it): committed as failed. */
@@ -633,7 +633,7 @@ export class SharedRequestManager extends FocusedRequestManager {
         for (const [id, { held, since }] of this.failing) {
             if (now - since < FAILED_SETTLE_GRACE_MILLIS) continue;
             this.failing.delete(id);
-            await this.store.commit(held.lease, 'failed', this.withSkips(held.events));
+            await this.store.commit(held.lease, 'failed', this.withSharedNotes(held.events));
         }
     }
 
